@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import { componentSchema, describeErrors, findOperation, spec } from '../support/spec.js';
+
+type JsonObject = Record<string, unknown>;
+
+const expectedStatuses: Record<string, string[]> = {
+  getKey: ['200', '401', '403', '404', '429', '500', '503'],
+  updateObservabilityDestination: ['200', '400', '401', '403', '404', '412', '413', '415', '429', '500', '503'],
+  listPresetVersions: ['200', '400', '401', '404', '429', '500', '503'],
+};
+
+function resolve(node: JsonObject): JsonObject {
+  const ref = node.$ref;
+  if (typeof ref !== 'string') return node;
+  const target = ref
+    .replace(/^#\//, '')
+    .split('/')
+    .reduce<unknown>((at, key) => (at as JsonObject)[key.replaceAll('~1', '/').replaceAll('~0', '~')], spec);
+  return resolve(target as JsonObject);
+}
+
+function responseOf(operationId: string, status: string): JsonObject {
+  const response = findOperation(operationId).operation.responses[status];
+  if (!response) throw new Error(`${operationId} has no ${status} response`);
+  return resolve(response);
+}
+
+function jsonContent(response: JsonObject): { schema: JsonObject; example?: unknown; examples?: Record<string, { value: unknown }> } {
+  const content = (response.content as Record<string, never>)['application/json'];
+  if (!content) throw new Error('response has no application/json content');
+  return content;
+}
+
+function examplesOf(content: ReturnType<typeof jsonContent>): unknown[] {
+  return content.example !== undefined ? [content.example] : Object.values(content.examples ?? {}).map((e) => e.value);
+}
+
+describe('operations', () => {
+  it('serves everything under /api/v1', () => {
+    expect(spec.openapi).toMatch(/^3\.1\./);
+    expect(spec.servers.map((s) => s.url)).toEqual(['/api/v1']);
+  });
+
+  it.each(Object.entries(expectedStatuses))('%s documents exactly the statuses of the design', (operationId, statuses) => {
+    const { operation } = findOperation(operationId);
+    expect(Object.keys(operation.responses).sort()).toEqual([...statuses].sort());
+  });
+
+  it.each(Object.keys(expectedStatuses))('%s requires the bearer scheme', (operationId) => {
+    const { operation } = findOperation(operationId);
+    expect(operation.security).toEqual([{ bearerAuth: [] }]);
+    expect(spec.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it.each(Object.entries(expectedStatuses))('%s answers every error in the envelope, with a matching example', (operationId, statuses) => {
+    const validate = componentSchema('ErrorResponse');
+    for (const status of statuses.filter((s) => !s.startsWith('2'))) {
+      const content = jsonContent(responseOf(operationId, status));
+      expect(content.schema).toEqual({ $ref: '#/components/schemas/ErrorResponse' });
+      const examples = examplesOf(content);
+      expect(examples.length, `${operationId} ${status} has an example`).toBeGreaterThan(0);
+      for (const example of examples) {
+        expect(validate(example), describeErrors(validate.errors)).toBe(true);
+        expect((example as { error: { code: number } }).error.code).toBe(Number(status));
+      }
+    }
+  });
+
+  it('documents the retry and authentication headers on the errors that need them', () => {
+    for (const operationId of Object.keys(expectedStatuses)) {
+      expect(Object.keys(responseOf(operationId, '401').headers ?? {})).toContain('WWW-Authenticate');
+      expect(Object.keys(responseOf(operationId, '429').headers ?? {})).toContain('Retry-After');
+      expect(Object.keys(responseOf(operationId, '503').headers ?? {})).toContain('Retry-After');
+    }
+  });
+
+  it('makes the destination update conditional with ETag and If-Match', () => {
+    const { operation } = findOperation('updateObservabilityDestination');
+    expect(Object.keys(responseOf('updateObservabilityDestination', '200').headers ?? {})).toContain('ETag');
+    expect(operation.parameters).toContainEqual(expect.objectContaining({ name: 'If-Match', in: 'header', required: false }));
+    expect(operation.requestBody?.required).toBe(true);
+  });
+
+  it('gives every success response an example that validates against its schema', () => {
+    const schemaNames: Record<string, string> = {
+      getKey: 'ApiKeyResponse',
+      updateObservabilityDestination: 'ObservabilityDestinationResponse',
+      listPresetVersions: 'PresetVersionList',
+    };
+    for (const [operationId, schemaName] of Object.entries(schemaNames)) {
+      const content = jsonContent(responseOf(operationId, '200'));
+      expect(content.schema).toEqual({ $ref: `#/components/schemas/${schemaName}` });
+      const validate = componentSchema(schemaName);
+      const examples = examplesOf(content);
+      expect(examples.length).toBeGreaterThan(0);
+      for (const example of examples) expect(validate(example), describeErrors(validate.errors)).toBe(true);
+    }
+  });
+
+  it('has no placeholder left in any example', () => {
+    expect(JSON.stringify(spec.paths)).not.toMatch(/<[A-Za-z_]+>/);
+    expect(JSON.stringify(spec.components.responses)).not.toMatch(/<[A-Za-z_]+>/);
+  });
+});
+
+describe('error envelope', () => {
+  const validate = componentSchema('ErrorResponse');
+  const bodies: [string, unknown, boolean][] = [
+    ['code, message and validation errors', { error: { code: 400, message: 'bad', metadata: { errors: [{ path: '/body/name', message: 'too short' }] } } }, true],
+    ['metadata null', { error: { code: 404, message: 'Not found.', metadata: null } }, true],
+    ['metadata omitted', { error: { code: 500, message: 'Internal server error.' } }, true],
+    ['no error object', { message: 'bad' }, false],
+    ['code as a string', { error: { code: '400', message: 'bad' } }, false],
+    ['code not an integer', { error: { code: 400.5, message: 'bad' } }, false],
+    ['no message', { error: { code: 400 } }, false],
+    ['metadata as a string', { error: { code: 400, message: 'bad', metadata: 'details' } }, false],
+    ['a field error without a path', { error: { code: 400, message: 'bad', metadata: { errors: [{ message: 'x' }] } } }, false],
+  ];
+  it.each(bodies)('%s', (_name, body, valid) => {
+    expect(validate(body), describeErrors(validate.errors)).toBe(valid);
+  });
+});
+
+describe('destination types', () => {
+  const typeNames = (spec.components.schemas.DestinationType as { enum: string[] }).enum;
+  const configSchemas = Object.entries(spec.components.schemas).filter(([, schema]) => 'x-destination-type' in schema);
+
+  it('has exactly one config schema per destination type, each listed in DestinationConfig', () => {
+    const declared = configSchemas.map(([, schema]) => schema['x-destination-type']);
+    expect([...declared].sort()).toEqual([...typeNames].sort());
+    const listed = (spec.components.schemas.DestinationConfig as { anyOf: { $ref: string }[] }).anyOf.map((s) => s.$ref);
+    expect(listed.sort()).toEqual(configSchemas.map(([name]) => `#/components/schemas/${name}`).sort());
+  });
+
+  it('accepts in an update exactly the config keys some type has', () => {
+    const keysOfTypes = new Set(configSchemas.flatMap(([, schema]) => Object.keys(schema.properties as JsonObject)));
+    const updateKeys = Object.keys((spec.components.schemas.DestinationConfigUpdate as { properties: JsonObject }).properties);
+    expect(updateKeys.sort()).toEqual([...keysOfTypes].sort());
+  });
+
+  it('requires every required key among its properties and accepts headers on every type', () => {
+    for (const [name, schema] of configSchemas) {
+      const properties = Object.keys(schema.properties as JsonObject);
+      expect(properties, name).toContain('headers');
+      for (const key of schema.required as string[]) expect(properties, name).toContain(key);
+    }
+  });
+});
