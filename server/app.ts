@@ -1,0 +1,73 @@
+// createApp(deps): middleware, validation against openapi.yaml, routes and the error handler.
+// No I/O happens at import; everything the app touches is injected.
+import express, { type Express } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import type { Logger } from 'pino';
+import { authenticate } from './auth.js';
+import { loadDestinationTypeRules } from './domain/destination-types.js';
+import type { Clock } from './domain/time.js';
+import { errorHandler, notFoundHandler, RETRY_AFTER_SECONDS, sendError } from './errors.js';
+import { destinationsRouter } from './routes/destinations.js';
+import { keysRouter } from './routes/keys.js';
+import { presetsRouter } from './routes/presets.js';
+import { specPath, type OpenApiDocument } from './spec.js';
+import type { Store } from './store/index.js';
+
+export const API_PREFIX = '/api/v1';
+export const BODY_LIMIT_BYTES = 100 * 1024;
+
+export interface AppDeps {
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  spec: OpenApiDocument;
+  /** Check every response against the spec (development and tests); requests are always checked. */
+  validateResponses: boolean;
+}
+
+export function createApp({ store, clock, logger, spec, validateResponses }: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  // Express 5 parses query strings simply by default; the validator expects the extended parser.
+  app.set('query parser', 'extended');
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    try {
+      await store.ping();
+      res.json({ status: 'ready' });
+    } catch {
+      res.set('Retry-After', String(RETRY_AFTER_SECONDS));
+      sendError(res, 503, 'The database is unreachable.');
+    }
+  });
+  app.get('/openapi.yaml', (_req, res) => {
+    res.type('application/yaml').sendFile(specPath);
+  });
+  app.get('/openapi.json', (_req, res) => {
+    res.json(spec);
+  });
+
+  app.use(API_PREFIX, express.json({ limit: BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] }));
+  app.use(
+    OpenApiValidator.middleware({
+      // The validator annotates the document it is given; it gets its own copy.
+      apiSpec: structuredClone(spec) as unknown as string,
+      validateRequests: { allowUnknownQueryParameters: false },
+      validateResponses: validateResponses ? { removeAdditional: false } : false,
+      validateSecurity: false,
+      validateApiSpec: true,
+      $refParser: { mode: 'dereference' },
+    }),
+  );
+
+  const routeDeps = { store, clock, destinationTypes: loadDestinationTypeRules(spec) };
+  app.use(API_PREFIX, authenticate(store, clock), keysRouter(routeDeps), destinationsRouter(routeDeps), presetsRouter(routeDeps));
+
+  app.use(notFoundHandler);
+  app.use(errorHandler(logger));
+  return app;
+}

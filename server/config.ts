@@ -1,0 +1,69 @@
+// Environment variables, parsed and checked once at start-up.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { dirname, join } from 'node:path';
+
+export interface Config {
+  databaseUrl: string;
+  host: string;
+  port: number;
+  nodeEnv: string;
+  logLevel: string;
+  /** 32-byte key for AES-256-GCM of the secrets at rest. */
+  secretsKey: Buffer;
+  /** Response validation against openapi.yaml: on in development and tests, off in production. */
+  validateResponses: boolean;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const DEFAULT_DATABASE_URL = 'sqlite:./data/api.db';
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined || value === '') return 3000;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(value)}`);
+  return port;
+}
+
+export function decodeSecretsKey(value: string, source: string): Buffer {
+  const key = Buffer.from(value.trim(), 'base64');
+  if (key.length !== 32) throw new ConfigError(`${source} must be 32 bytes encoded in base64 (got ${key.length} bytes)`);
+  return key;
+}
+
+/**
+ * SECRETS_KEY, or in development a key generated once into the data folder (with a warning), so
+ * that the quick start needs no setup. Production refuses to start without it.
+ */
+function resolveSecretsKey(env: NodeJS.ProcessEnv, databaseUrl: string, warn: (message: string) => void): Buffer {
+  if (env.SECRETS_KEY) return decodeSecretsKey(env.SECRETS_KEY, 'SECRETS_KEY');
+  if (env.NODE_ENV === 'production') {
+    throw new ConfigError('SECRETS_KEY is required when NODE_ENV=production (32 random bytes in base64, e.g. `openssl rand -base64 32`).');
+  }
+  const sqlitePath = databaseUrl.startsWith('sqlite:') ? databaseUrl.slice('sqlite:'.length) : '';
+  if (sqlitePath === ':memory:') return randomBytes(32);
+  const keyFile = join(sqlitePath ? dirname(sqlitePath) : './data', 'secrets.key');
+  if (!existsSync(keyFile)) {
+    mkdirSync(dirname(keyFile), { recursive: true });
+    writeFileSync(keyFile, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
+    warn(`SECRETS_KEY is not set: generated a development key into ${keyFile}. Set SECRETS_KEY in production.`);
+  }
+  return decodeSecretsKey(readFileSync(keyFile, 'utf8'), keyFile);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, warn: (message: string) => void = console.warn): Config {
+  const databaseUrl = env.DATABASE_URL || DEFAULT_DATABASE_URL;
+  const nodeEnv = env.NODE_ENV || 'development';
+  return {
+    databaseUrl,
+    host: env.HOST || '127.0.0.1',
+    port: parsePort(env.PORT),
+    nodeEnv,
+    logLevel: env.LOG_LEVEL || 'info',
+    secretsKey: resolveSecretsKey(env, databaseUrl, warn),
+    validateResponses: nodeEnv !== 'production',
+  };
+}

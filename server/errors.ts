@@ -1,0 +1,122 @@
+// The error envelope, and the mapping of every error the server can meet to it.
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
+import type { components } from '../generated/api.js';
+import { FieldValidationError, type FieldError } from './domain/field-errors.js';
+
+type ErrorBody = components['schemas']['ErrorResponse'];
+type ErrorMetadata = NonNullable<ErrorBody['error']['metadata']>;
+
+/** An error the server answers on purpose, with its status, message and headers. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly metadata: ErrorMetadata | null = null,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** The database cannot be reached; the client should retry. */
+export class StoreUnavailableError extends Error {
+  override name = 'StoreUnavailableError';
+}
+
+export const RETRY_AFTER_SECONDS = 1;
+
+export function sendError(res: Response, status: number, message: string, metadata: ErrorMetadata | null = null): void {
+  const body: ErrorBody = { error: { code: status, message, metadata } };
+  // res.json, so that in development and tests error bodies are checked against the spec too.
+  res.status(status).json(body);
+}
+
+function validationError(errors: FieldError[]): ApiError {
+  const summary = errors.slice(0, 3).map((e) => `${e.path} ${e.message}`).join('; ');
+  const more = errors.length > 3 ? ` (and ${errors.length - 3} more)` : '';
+  return new ApiError(400, `Invalid request: ${summary}${more}`, { errors });
+}
+
+interface ValidatorError {
+  status: number;
+  message: string;
+  errors?: { path?: string; message?: string }[];
+  headers?: Record<string, string>;
+}
+
+function isValidatorError(err: unknown): err is ValidatorError {
+  return typeof err === 'object' && err !== null && typeof (err as ValidatorError).status === 'number' && Array.isArray((err as ValidatorError).errors);
+}
+
+/** Errors of the JSON body parser carry a `type`; see the body-parser documentation. */
+function isBodyParserError(err: unknown): err is { type: string; status: number; limit?: number } {
+  return typeof err === 'object' && err !== null && typeof (err as { type?: unknown }).type === 'string' && typeof (err as { status?: unknown }).status === 'number';
+}
+
+const VALIDATOR_MESSAGES: Record<number, string> = {
+  404: 'Not found.',
+  405: 'Method not allowed.',
+  413: 'Request body is too large.',
+  415: 'Unsupported media type: send the body as application/json.',
+};
+
+/** The validator says `params` and `headers`; the envelope uses OpenAPI's names for where a value is. */
+function envelopePath(validatorPath: string | undefined): string {
+  if (validatorPath === undefined || validatorPath === '') return '/';
+  return validatorPath.replace(/^\/params\//, '/path/').replace(/^\/headers\//, '/header/');
+}
+
+function toApiError(err: unknown): ApiError | undefined {
+  if (err instanceof ApiError) return err;
+  if (err instanceof FieldValidationError) return validationError(err.errors);
+  if (err instanceof StoreUnavailableError) {
+    return new ApiError(503, 'Service temporarily unavailable; retry later.', null, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
+  }
+  if (isBodyParserError(err)) {
+    switch (err.type) {
+      case 'entity.too.large':
+        return new ApiError(413, `Request body is larger than ${err.limit ?? 'the limit of'} bytes.`);
+      case 'entity.parse.failed':
+        return new ApiError(400, 'Request body is not valid JSON.');
+      case 'encoding.unsupported':
+      case 'charset.unsupported':
+        return new ApiError(415, 'Unsupported request encoding; send UTF-8 JSON.');
+      default:
+        if (err.status >= 400 && err.status < 500) return new ApiError(err.status, 'The request could not be read.');
+    }
+  }
+  if (isValidatorError(err) && err.status >= 400 && err.status < 500) {
+    if (err.status === 400) {
+      return validationError((err.errors ?? []).map((e) => ({ path: envelopePath(e.path), message: e.message ?? 'is invalid' })));
+    }
+    const message = VALIDATOR_MESSAGES[err.status] ?? err.message;
+    const headers: Record<string, string> = err.status === 405 && err.headers?.Allow ? { Allow: err.headers.Allow } : {};
+    return new ApiError(err.status, message, null, headers);
+  }
+  return undefined;
+}
+
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (err, req, res, next) => {
+    if (res.headersSent) {
+      next(err);
+      return;
+    }
+    const apiError = toApiError(err);
+    if (!apiError) {
+      // A response that breaks the contract is reported here too: it is a bug of the server.
+      logger.error({ err, method: req.method, url: req.originalUrl }, 'unexpected error');
+      sendError(res, 500, 'Internal server error.');
+      return;
+    }
+    if (apiError.status === 503) logger.warn({ err, url: req.originalUrl }, 'database unavailable');
+    res.set(apiError.headers);
+    sendError(res, apiError.status, apiError.message, apiError.metadata);
+  };
+}
+
+export const notFoundHandler: RequestHandler = (_req, res) => {
+  sendError(res, 404, 'Not found.');
+};

@@ -1,0 +1,69 @@
+// The contract, loaded once from openapi.yaml, and a JSON Schema 2020-12 validator over its
+// components (the dialect of OpenAPI 3.1). The server's request validation, its per-type
+// destination rules and the contract tests all read the same file through this module.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { parse } from 'yaml';
+
+export const specPath = fileURLToPath(new URL('../openapi.yaml', import.meta.url));
+
+export type JsonObject = Record<string, unknown>;
+
+export interface OpenApiParameter {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required?: boolean;
+  schema: JsonObject;
+}
+
+export interface OpenApiOperation {
+  operationId: string;
+  parameters?: OpenApiParameter[];
+  requestBody?: { required?: boolean; content: Record<string, { schema: JsonObject }> };
+  responses: Record<string, JsonObject>;
+  security?: Record<string, string[]>[];
+  summary?: string;
+  tags?: string[];
+}
+
+export interface OpenApiDocument {
+  openapi: string;
+  servers: { url: string }[];
+  paths: Record<string, Record<string, OpenApiOperation>>;
+  components: {
+    schemas: Record<string, JsonObject>;
+    responses: Record<string, JsonObject>;
+    securitySchemes: Record<string, JsonObject>;
+  };
+  security?: Record<string, string[]>[];
+}
+
+export function loadSpec(path: string = specPath): OpenApiDocument {
+  return parse(readFileSync(path, 'utf8')) as OpenApiDocument;
+}
+
+export const SPEC_SCHEMA_ID = 'openapi.yaml';
+
+// ajv-formats is published as CommonJS with a default export.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+
+/** A validator whose `openapi.yaml#/...` references point into the given document. */
+export function createSpecAjv(spec: OpenApiDocument): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictTuples: false });
+  addFormats(ajv);
+  // OpenAPI keywords and this contract's own extensions, which carry no validation.
+  ajv.addVocabulary(['example', 'x-secret', 'x-destination-type']);
+  // The document as a whole is not a schema: its two sections are declared as inert keywords so
+  // that only what a pointer into them selects is compiled.
+  ajv.addVocabulary(['components', 'paths']);
+  ajv.addSchema({ $id: SPEC_SCHEMA_ID, components: spec.components, paths: spec.paths }, undefined, undefined, false);
+  return ajv;
+}
+
+export function compileComponent(ajv: Ajv2020, name: string): ValidateFunction {
+  const validate = ajv.getSchema(`${SPEC_SCHEMA_ID}#/components/schemas/${name}`);
+  if (!validate) throw new Error(`no schema components/schemas/${name} in openapi.yaml`);
+  return validate;
+}

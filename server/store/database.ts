@@ -1,0 +1,29 @@
+// Opens the database named by DATABASE_URL: embedded SQLite (`sqlite:<path>`, `sqlite::memory:`).
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import type { Database } from './schema.js';
+import { SqliteBooleanPlugin } from './sqlite-boolean-plugin.js';
+
+export type DatabaseLocation = { kind: 'sqlite'; filename: string };
+
+export function parseDatabaseUrl(url: string): DatabaseLocation {
+  if (url.startsWith('sqlite:')) {
+    const filename = url.slice('sqlite:'.length);
+    if (filename === '') throw new Error('DATABASE_URL sqlite: needs a path, or :memory:');
+    return { kind: 'sqlite', filename };
+  }
+  throw new Error(`DATABASE_URL must start with sqlite: (got ${url.split(':')[0]}:)`);
+}
+
+export function openDatabase(location: DatabaseLocation): Kysely<Database> {
+  if (location.filename !== ':memory:') mkdirSync(dirname(location.filename), { recursive: true });
+  const sqlite = new SqliteDatabase(location.filename);
+  sqlite.pragma('journal_mode = WAL');
+  // In WAL mode NORMAL survives a crash of the process; only a power loss can drop the last commits.
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), plugins: [new SqliteBooleanPlugin()] });
+}

@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import type { DestinationState } from '../domain/destination-patch.js';
+import type { ConfigValues, DestinationType } from '../domain/destination-types.js';
+import type { SecretBox } from '../domain/secrets.js';
+import type { Database, DestinationsTable } from './schema.js';
+
+type DestinationRow = Selectable<DestinationsTable>;
+
+/** A destination as the rest of the server sees it: config decrypted, JSON columns parsed. */
+export interface StoredDestination {
+  id: string;
+  workspace_id: string;
+  type: DestinationType;
+  revision: number;
+  created_at: string;
+  updated_at: string;
+  state: DestinationState;
+}
+
+export type NewDestination = { workspace_id: string; type: DestinationType } & Pick<DestinationState, 'name' | 'config'> &
+  Partial<Omit<DestinationState, 'name' | 'config'>>;
+
+/** What an update decides after reading the current destination: nothing to write, or the new state. */
+export type DestinationDecision<T> = { result: T; next?: DestinationState };
+
+function parseJson<T>(text: string | null): T | null {
+  return text === null ? null : (JSON.parse(text) as T);
+}
+
+export function destinationStore(db: Kysely<Database>, secrets: SecretBox) {
+  function fromRow(row: DestinationRow): StoredDestination {
+    return {
+      id: row.id,
+      workspace_id: row.workspace_id,
+      type: row.type as DestinationType,
+      revision: row.revision,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+      state: {
+        name: row.name,
+        enabled: Boolean(row.enabled),
+        privacy_mode: Boolean(row.privacy_mode),
+        sampling_rate: row.sampling_rate,
+        api_key_hashes: parseJson(row.api_key_hashes),
+        filter_rules: parseJson(row.filter_rules),
+        config: JSON.parse(secrets.open(row.config_sealed)) as ConfigValues,
+      },
+    };
+  }
+
+  function toColumns(state: DestinationState) {
+    return {
+      name: state.name,
+      enabled: state.enabled,
+      privacy_mode: state.privacy_mode,
+      sampling_rate: state.sampling_rate,
+      api_key_hashes: state.api_key_hashes === null ? null : JSON.stringify(state.api_key_hashes),
+      filter_rules: state.filter_rules === null ? null : JSON.stringify(state.filter_rules),
+      config_sealed: secrets.seal(JSON.stringify(state.config)),
+    };
+  }
+
+  return {
+    async create(destination: NewDestination, now: Date): Promise<StoredDestination> {
+      const state: DestinationState = {
+        enabled: true,
+        privacy_mode: false,
+        sampling_rate: 1,
+        api_key_hashes: null,
+        filter_rules: null,
+        ...destination,
+      };
+      const at = now.toISOString();
+      const row = await db
+        .insertInto('destinations')
+        .values({ id: randomUUID(), workspace_id: destination.workspace_id, type: destination.type, ...toColumns(state), revision: 1, created_at: at, updated_at: at })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return fromRow(row);
+    },
+
+    async find(workspaceId: string, id: string): Promise<StoredDestination | undefined> {
+      const row = await db.selectFrom('destinations').selectAll().where('id', '=', id).where('workspace_id', '=', workspaceId).executeTakeFirst();
+      return row && fromRow(row);
+    },
+
+    /**
+     * Reads a destination and writes the state that `decide` computes from it, in one
+     * transaction, so that concurrent updates of different fields never lose one another.
+     * A write bumps the revision and `updated_at`. Undefined when the destination is not in the
+     * workspace; an error thrown by `decide` writes nothing.
+     */
+    async update<T>(
+      workspaceId: string,
+      id: string,
+      now: Date,
+      decide: (current: StoredDestination) => DestinationDecision<T>,
+    ): Promise<{ destination: StoredDestination; result: T } | undefined> {
+      return db.transaction().execute(async (trx) => {
+        const row = await trx.selectFrom('destinations').selectAll().where('id', '=', id).where('workspace_id', '=', workspaceId).executeTakeFirst();
+        if (!row) return undefined;
+        const current = fromRow(row);
+        const { result, next } = decide(current);
+        if (next === undefined) return { destination: current, result };
+        const updated = await trx
+          .updateTable('destinations')
+          .set({ ...toColumns(next), revision: row.revision + 1, updated_at: now.toISOString() })
+          .where('id', '=', id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return { destination: fromRow(updated), result };
+      });
+    },
+  };
+}

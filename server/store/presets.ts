@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, PresetsTable, PresetVersionsTable } from './schema.js';
+
+export type PresetRow = Selectable<PresetsTable>;
+export type PresetVersionRow = Selectable<PresetVersionsTable>;
+export type NewPresetVersion = Pick<PresetVersionsTable, 'config' | 'system_prompt' | 'creator_id'>;
+
+export function presetStore(db: Kysely<Database>) {
+  return {
+    async findBySlug(workspaceId: string, slug: string): Promise<PresetRow | undefined> {
+      return db.selectFrom('presets').selectAll().where('workspace_id', '=', workspaceId).where('slug', '=', slug).executeTakeFirst();
+    },
+
+    /**
+     * One page, in version order. Versions are numbered 1..version_count with no gap, so skipping
+     * `offset` versions is an index seek to `version > offset`, whatever the offset.
+     */
+    async pageOfVersions(presetId: string, offset: number, limit: number): Promise<PresetVersionRow[]> {
+      return db
+        .selectFrom('preset_versions')
+        .selectAll()
+        .where('preset_id', '=', presetId)
+        .where('version', '>', offset)
+        .orderBy('version', 'asc')
+        .limit(limit)
+        .execute();
+    },
+
+    /** Adds the next version of the preset (creating the preset on its first version). */
+    async addVersion(workspaceId: string, slug: string, version: NewPresetVersion, now: Date, presetName = slug): Promise<PresetVersionRow> {
+      return db.transaction().execute(async (trx) => {
+        const at = now.toISOString();
+        await trx
+          .insertInto('presets')
+          .values({ id: randomUUID(), workspace_id: workspaceId, slug, name: presetName, version_count: 0, created_at: at })
+          .onConflict((oc) => oc.columns(['workspace_id', 'slug']).doNothing())
+          .execute();
+        const preset = await trx
+          .updateTable('presets')
+          .set((eb) => ({ version_count: eb('version_count', '+', 1) }))
+          .where('workspace_id', '=', workspaceId)
+          .where('slug', '=', slug)
+          .returning(['id', 'version_count'])
+          .executeTakeFirstOrThrow();
+        const row: PresetVersionRow = { id: randomUUID(), preset_id: preset.id, version: preset.version_count, ...version, created_at: at, updated_at: at };
+        await trx.insertInto('preset_versions').values(row).execute();
+        return row;
+      });
+    },
+  };
+}

@@ -1,0 +1,18 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database, WorkspacesTable } from './schema.js';
+
+export function workspaceStore(db: Kysely<Database>) {
+  return {
+    async create(name: string, now: Date): Promise<WorkspacesTable> {
+      const row = { id: randomUUID(), name, created_at: now.toISOString() };
+      await db.insertInto('workspaces').values(row).execute();
+      return row;
+    },
+
+    async count(): Promise<number> {
+      const { count } = await db.selectFrom('workspaces').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+      return Number(count);
+    },
+  };
+}

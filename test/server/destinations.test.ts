@@ -1,0 +1,361 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ConfigValues } from '../../server/domain/destination-types.js';
+import { createDestination, type NewDestinationInput } from '../../server/provisioning.js';
+import { boundaryCases } from '../support/boundaries.js';
+import { call, createWorkspace, destinationTypes, startTestServer, type TestServer, type Workspace } from '../support/server.js';
+
+let server: TestServer;
+let workspace: Workspace;
+let otherWorkspace: Workspace;
+const dataDir = mkdtempSync(join(tmpdir(), 'destinations-test-'));
+
+const PUBLIC_KEY = 'pk-lf-1234567890abcdEfGh';
+const SECRET_KEY = 'sk-lf-0b7e2f4c9a1d4e6b8c3f5a7d9e1b2c4d';
+const LANGFUSE_CONFIG = { baseUrl: 'https://cloud.langfuse.com', publicKey: PUBLIC_KEY, secretKey: SECRET_KEY };
+
+beforeAll(async () => {
+  // A database file, so that a test can read what is really at rest.
+  server = await startTestServer({ databaseUrl: `sqlite:${join(dataDir, 'api.db')}` });
+  workspace = await createWorkspace(server.store, server.clock.now());
+  otherWorkspace = await createWorkspace(server.store, server.clock.now(), 'Other workspace');
+});
+
+afterAll(async () => {
+  expect(server.serverErrors()).toEqual([]);
+  await server.close();
+});
+
+async function newDestination(input: Partial<NewDestinationInput> = {}) {
+  return createDestination(
+    server.store,
+    destinationTypes,
+    { workspaceId: workspace.id, type: 'langfuse', name: 'Langfuse', config: { ...LANGFUSE_CONFIG }, ...input },
+    server.clock.now(),
+  );
+}
+
+const patch = (id: string, body: unknown, options: { key?: string; headers?: Record<string, string> } = {}) =>
+  call(server, 'PATCH', `/api/v1/observability/destinations/${id}`, { key: options.key ?? workspace.managementKey, body, headers: options.headers });
+
+async function stored(id: string) {
+  const destination = await server.store.destinations.find(workspace.id, id);
+  if (!destination) throw new Error('destination vanished');
+  return destination;
+}
+
+describe('updateObservabilityDestination', () => {
+  it('changes the fields given and returns the whole destination', async () => {
+    const destination = await newDestination();
+    server.clock.set('2026-11-18T13:00:00.000Z');
+    const response = await patch(destination.id, {
+      name: 'Renamed',
+      enabled: false,
+      privacy_mode: true,
+      sampling_rate: 0.25,
+      api_key_hashes: [workspace.standardKeyHash],
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.data).toEqual({
+      id: destination.id,
+      workspace_id: workspace.id,
+      name: 'Renamed',
+      type: 'langfuse',
+      enabled: false,
+      privacy_mode: true,
+      sampling_rate: 0.25,
+      api_key_hashes: [workspace.standardKeyHash],
+      filter_rules: null,
+      config: { baseUrl: 'https://cloud.langfuse.com', publicKey: 'pk-l...EfGh', secretKey: 'sk-l...2c4d' },
+      created_at: '2026-11-18T12:00:00.000Z',
+      updated_at: '2026-11-18T13:00:00.000Z',
+    });
+    server.clock.set('2026-11-18T12:00:00.000Z');
+  });
+
+  it('keeps every field that is omitted', async () => {
+    const destination = await newDestination({ privacy_mode: true, sampling_rate: 0.5, api_key_hashes: ['abc'], filter_rules: { groups: [] } });
+    const response = await patch(destination.id, { enabled: false });
+    expect(response.body.data).toMatchObject({
+      name: 'Langfuse',
+      enabled: false,
+      privacy_mode: true,
+      sampling_rate: 0.5,
+      api_key_hashes: ['abc'],
+      filter_rules: { enabled: true, groups: [] },
+    });
+    expect((await stored(destination.id)).state.config).toEqual(LANGFUSE_CONFIG);
+  });
+
+  it('clears api_key_hashes and filter_rules with null', async () => {
+    const destination = await newDestination({ api_key_hashes: ['abc'], filter_rules: { groups: [{ rules: [{ field: 'model', operator: 'exists' }] }] } });
+    const response = await patch(destination.id, { api_key_hashes: null, filter_rules: null });
+    expect(response.status).toBe(200);
+    expect(response.body.data).toMatchObject({ api_key_hashes: null, filter_rules: null });
+  });
+
+  it('shows a destination without a name as name: null', async () => {
+    const destination = await newDestination({ name: null });
+    expect((await patch(destination.id, {})).body.data.name).toBeNull();
+  });
+
+  describe('config', () => {
+    it('merges the keys given and keeps the others, secrets included', async () => {
+      const destination = await newDestination();
+      const response = await patch(destination.id, { config: { baseUrl: 'https://eu.langfuse.example' } });
+      expect(response.status).toBe(200);
+      expect(response.body.data.config).toEqual({ baseUrl: 'https://eu.langfuse.example', publicKey: 'pk-l...EfGh', secretKey: 'sk-l...2c4d' });
+      expect((await stored(destination.id)).state.config).toEqual({ ...LANGFUSE_CONFIG, baseUrl: 'https://eu.langfuse.example' });
+    });
+
+    it('replaces a secret given in full and returns it masked', async () => {
+      const destination = await newDestination();
+      const response = await patch(destination.id, { config: { secretKey: 'sk-lf-new-secret-value-XyZ9' } });
+      expect(response.body.data.config.secretKey).toBe('sk-l...XyZ9');
+      expect((await stored(destination.id)).state.config.secretKey).toBe('sk-lf-new-secret-value-XyZ9');
+    });
+
+    it('masks a secret of 12 characters or fewer entirely', async () => {
+      const destination = await newDestination();
+      const response = await patch(destination.id, { config: { publicKey: 'pk-123456789' } });
+      expect(response.body.data.config.publicKey).toBe('********');
+      const longer = await patch(destination.id, { config: { publicKey: 'pk-1234567890' } });
+      expect(longer.body.data.config.publicKey).toBe('pk-1...7890');
+    });
+
+    it('ignores a secret sent back exactly as its mask, and changes nothing', async () => {
+      const destination = await newDestination();
+      const first = await patch(destination.id, {});
+      const response = await patch(destination.id, { config: first.body.data.config });
+      expect(response.status).toBe(200);
+      expect(response.body.data.updated_at).toBe(first.body.data.updated_at);
+      expect(response.headers.get('etag')).toBe(first.headers.get('etag'));
+      expect((await stored(destination.id)).state.config).toEqual(LANGFUSE_CONFIG);
+    });
+
+    it.each([
+      ['a mask of another value', 'sk-l...0000'],
+      ['a mask of a short secret', '********'],
+      ['a single star', '*'],
+      ['anything with an ellipsis', 'abc...'],
+    ])('rejects %s as a secret, storing nothing', async (_name, value) => {
+      const destination = await newDestination();
+      const response = await patch(destination.id, { config: { secretKey: value }, sampling_rate: 0.5 });
+      expect(response.status).toBe(400);
+      expect(response.body.error.metadata.errors).toContainEqual(expect.objectContaining({ path: '/body/config/secretKey' }));
+      const after = await stored(destination.id);
+      expect(after.state.config.secretKey).toBe(SECRET_KEY);
+      expect(after.state.sampling_rate).toBe(1);
+    });
+
+    it('rejects a key of another destination type, naming it', async () => {
+      const destination = await newDestination();
+      const response = await patch(destination.id, { config: { bucketName: 'logs' } });
+      expect(response.status).toBe(400);
+      expect(response.body.error.metadata.errors).toEqual([expect.objectContaining({ path: '/body/config/bucketName' })]);
+      expect(response.body.error.message).toContain('bucketName');
+    });
+
+    it('checks values against the rules of the type (newrelic region us|eu)', async () => {
+      const destination = await newDestination({ type: 'newrelic', config: { licenseKey: 'nr-license-0123456789abcdef', region: 'us' } });
+      const bad = await patch(destination.id, { config: { region: 'asia' } });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.metadata.errors).toContainEqual(expect.objectContaining({ path: '/body/config/region' }));
+      const good = await patch(destination.id, { config: { region: 'eu' } });
+      expect(good.body.data.config).toEqual({ licenseKey: 'nr-l...cdef', region: 'eu' });
+    });
+
+    it('treats header values as secrets, masked and kept when sent back masked', async () => {
+      const destination = await newDestination({ type: 'webhook', config: { url: 'https://hooks.example.com/llm', headers: { 'X-Token': 'token-0123456789abcdef' } } });
+      const first = await patch(destination.id, {});
+      expect(first.body.data.config).toEqual({ url: 'https://hooks.example.com/llm', headers: { 'X-Token': 'toke...cdef' } });
+      const response = await patch(destination.id, { config: { headers: { 'X-Token': 'toke...cdef', 'X-Other': 'other-secret-value-42' } } });
+      expect(response.body.data.config.headers).toEqual({ 'X-Token': 'toke...cdef', 'X-Other': 'othe...e-42' });
+      expect((await stored(destination.id)).state.config.headers).toEqual({ 'X-Token': 'token-0123456789abcdef', 'X-Other': 'other-secret-value-42' });
+    });
+
+    it('accepts every destination type with its own keys', async () => {
+      const samples: Record<string, ConfigValues> = {
+        s3: { bucketName: 'telemetry', accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', region: 'eu-west-1' },
+        'otel-collector': { endpoint: 'https://otel.example.com/v1/traces' },
+        snowflake: { account: 'xy12345', token: 'snowflake-token-abcdefgh1234' },
+      };
+      for (const [type, config] of Object.entries(samples)) {
+        const destination = await newDestination({ type, config });
+        const response = await patch(destination.id, {});
+        expect(response.status, type).toBe(200);
+        expect(response.body.data.type).toBe(type);
+      }
+    });
+
+    it('encrypts secrets at rest: the database file holds no secret in clear', async () => {
+      const destination = await newDestination({ config: { ...LANGFUSE_CONFIG, secretKey: 'sk-lf-PLAINTEXT-CANARY-7f3a9c' } });
+      await patch(destination.id, { config: { publicKey: 'pk-lf-ANOTHER-CANARY-51e2d8' } });
+      const files = readdirSync(dataDir).filter((name) => name.startsWith('api.db'));
+      expect(files.length).toBeGreaterThan(0);
+      for (const file of files) {
+        const bytes = readFileSync(join(dataDir, file)).toString('latin1');
+        expect(bytes).not.toContain('PLAINTEXT-CANARY');
+        expect(bytes).not.toContain('ANOTHER-CANARY');
+      }
+    });
+  });
+
+  describe('filter_rules', () => {
+    it('stores the rules with their defaults written out', async () => {
+      const destination = await newDestination();
+      const response = await patch(destination.id, {
+        filter_rules: { groups: [{ rules: [{ field: 'model', operator: 'starts_with', value: 'anthropic/' }, { field: 'total_cost', operator: 'gt', value: 0.01 }] }] },
+      });
+      expect(response.body.data.filter_rules).toEqual({
+        enabled: true,
+        groups: [{ logic: 'and', rules: [{ field: 'model', operator: 'starts_with', value: 'anthropic/' }, { field: 'total_cost', operator: 'gt', value: 0.01 }] }],
+      });
+    });
+
+    it.each([
+      ['a value with exists', { field: 'user_id', operator: 'exists', value: 'x' }],
+      ['no value with equals', { field: 'model', operator: 'equals' }],
+      ['a string with gt', { field: 'total_cost', operator: 'gt', value: 'cheap' }],
+      ['a number with contains', { field: 'input', operator: 'contains', value: 3 }],
+      ['an invalid regular expression', { field: 'output', operator: 'regex', value: '([a-z' }],
+    ])('rejects %s, naming the value', async (_name, rule) => {
+      const destination = await newDestination();
+      const response = await patch(destination.id, { filter_rules: { groups: [{ rules: [rule] }] } });
+      expect(response.status).toBe(400);
+      expect(response.body.error.metadata.errors).toContainEqual(expect.objectContaining({ path: '/body/filter_rules/groups/0/rules/0/value' }));
+      expect((await stored(destination.id)).state.filter_rules).toBeNull();
+    });
+  });
+
+  describe('updated_at and ETag', () => {
+    it('change only when a value changes', async () => {
+      const destination = await newDestination();
+      server.clock.set('2026-11-18T14:00:00.000Z');
+      const empty = await patch(destination.id, {});
+      expect(empty.status).toBe(200);
+      expect(empty.body.data.updated_at).toBe('2026-11-18T12:00:00.000Z');
+      const etag = empty.headers.get('etag');
+      expect(etag).toMatch(/^"[^"]+"$/);
+
+      const same = await patch(destination.id, { name: 'Langfuse', sampling_rate: 1, enabled: true, config: { baseUrl: LANGFUSE_CONFIG.baseUrl } });
+      expect(same.body.data.updated_at).toBe('2026-11-18T12:00:00.000Z');
+      expect(same.headers.get('etag')).toBe(etag);
+
+      const changed = await patch(destination.id, { sampling_rate: 0.5 });
+      expect(changed.body.data.updated_at).toBe('2026-11-18T14:00:00.000Z');
+      expect(changed.headers.get('etag')).not.toBe(etag);
+      server.clock.set('2026-11-18T12:00:00.000Z');
+    });
+
+    it('a changed-back value still gets a new ETag', async () => {
+      const destination = await newDestination();
+      const first = await patch(destination.id, {});
+      await patch(destination.id, { enabled: false });
+      const back = await patch(destination.id, { enabled: true });
+      expect(back.headers.get('etag')).not.toBe(first.headers.get('etag'));
+    });
+
+    it('applies an update whose If-Match is current, or *', async () => {
+      const destination = await newDestination();
+      const etag = (await patch(destination.id, {})).headers.get('etag') ?? '';
+      const response = await patch(destination.id, { enabled: false }, { headers: { 'if-match': etag } });
+      expect(response.status).toBe(200);
+      const star = await patch(destination.id, { enabled: true }, { headers: { 'if-match': '*' } });
+      expect(star.status).toBe(200);
+      const list = await patch(destination.id, { name: 'Listed' }, { headers: { 'if-match': `"other", ${star.headers.get('etag')}` } });
+      expect(list.status).toBe(200);
+    });
+
+    it('answers 412 to a stale If-Match and changes nothing', async () => {
+      const destination = await newDestination();
+      const etag = (await patch(destination.id, {})).headers.get('etag') ?? '';
+      await patch(destination.id, { sampling_rate: 0.5 });
+      const stale = await patch(destination.id, { sampling_rate: 0.1, name: 'Lost' }, { headers: { 'if-match': etag } });
+      expect(stale.status).toBe(412);
+      expect(stale.body.error).toMatchObject({ code: 412 });
+      const weak = await patch(destination.id, { name: 'Lost' }, { headers: { 'if-match': `W/${stale.headers.get('etag')}` } });
+      expect(weak.status).toBe(412);
+      expect((await stored(destination.id)).state).toMatchObject({ sampling_rate: 0.5, name: 'Langfuse' });
+    });
+  });
+
+  it('loses no update when many PATCHes of different fields run at once', async () => {
+    const destination = await newDestination({ type: 'webhook', config: { url: 'https://hooks.example.com/a' } });
+    const names = Array.from({ length: 20 }, (_, i) => `X-Header-${i}`);
+    // Each request sets one header value on top of whatever is stored, through `headers` replacement of
+    // its own key only: a lost update would drop another request's header.
+    const results = await Promise.all([
+      patch(destination.id, { enabled: false }),
+      patch(destination.id, { privacy_mode: true }),
+      patch(destination.id, { sampling_rate: 0.3 }),
+      patch(destination.id, { name: 'Concurrent' }),
+      patch(destination.id, { api_key_hashes: ['h1'] }),
+      patch(destination.id, { config: { method: 'PUT' } }),
+      patch(destination.id, { filter_rules: { groups: [] } }),
+      ...names.map(() => patch(destination.id, { config: { url: 'https://hooks.example.com/b' } })),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(results.map(() => 200));
+    expect((await stored(destination.id)).state).toMatchObject({
+      enabled: false,
+      privacy_mode: true,
+      sampling_rate: 0.3,
+      name: 'Concurrent',
+      api_key_hashes: ['h1'],
+      filter_rules: { enabled: true, groups: [] },
+      config: { url: 'https://hooks.example.com/b', method: 'PUT' },
+    });
+  });
+
+  describe('access', () => {
+    it('answers 403 to a standard key, and changes nothing', async () => {
+      const destination = await newDestination();
+      const response = await patch(destination.id, { enabled: false }, { key: workspace.standardKey });
+      expect(response.status).toBe(403);
+      expect((await stored(destination.id)).state.enabled).toBe(true);
+    });
+
+    it('answers 404 for an unknown id and for a destination of another workspace, alike', async () => {
+      const unknown = await patch('7019b9f2-c5e6-4f46-873e-55a17bb095a3', { enabled: false });
+      expect(unknown.status).toBe(404);
+      const foreign = await createDestination(
+        server.store,
+        destinationTypes,
+        { workspaceId: otherWorkspace.id, type: 'otel-collector', config: { endpoint: 'https://otel.example.com' } },
+        server.clock.now(),
+      );
+      const response = await patch(foreign.id, { enabled: false });
+      expect(response.status).toBe(404);
+      expect(response.body).toEqual(unknown.body);
+      expect((await server.store.destinations.find(otherWorkspace.id, foreign.id))?.state.enabled).toBe(true);
+    });
+
+    it('answers 401 without a key', async () => {
+      const destination = await newDestination();
+      const response = await call(server, 'PATCH', `/api/v1/observability/destinations/${destination.id}`, { body: {} });
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    });
+  });
+
+  describe('boundary values of the contract', () => {
+    const cases = boundaryCases.filter((c) => c.target.operationId === 'updateObservabilityDestination');
+    it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, testCase) => {
+      const destination = await newDestination();
+      const before = await stored(destination.id);
+      const id = testCase.target.in === 'path' ? String(testCase.value) : destination.id;
+      const body = testCase.target.in === 'body' ? testCase.value : {};
+      const response = await patch(id, body);
+      if (testCase.valid) {
+        // A valid id that names no destination of the workspace is the documented 404.
+        expect(response.status).toBe(testCase.target.in === 'path' ? 404 : 200);
+      } else {
+        expect(response.status).toBe(400);
+        expect(response.body.error.metadata.errors.map((e: { path: string }) => e.path)).toContain(testCase.errorPath);
+        expect(await stored(destination.id)).toEqual(before);
+      }
+    });
+  });
+});

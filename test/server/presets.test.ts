@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addPresetVersion } from '../../server/provisioning.js';
+import { boundaryCases, toQueryValue } from '../support/boundaries.js';
+import { call, createWorkspace, startTestServer, type TestServer, type Workspace } from '../support/server.js';
+
+let server: TestServer;
+let workspace: Workspace;
+let otherWorkspace: Workspace;
+const SLUG = 'support-agent';
+const VERSION_COUNT = 7;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const now = server.clock.now();
+  workspace = await createWorkspace(server.store, now);
+  otherWorkspace = await createWorkspace(server.store, now, 'Other workspace');
+  for (let i = 1; i <= VERSION_COUNT; i++) {
+    await addPresetVersion(
+      server.store,
+      { workspaceId: workspace.id, slug: SLUG, config: { model: `openai/gpt-4o-mini`, temperature: i / 10 }, systemPrompt: i === 2 ? null : `Prompt ${i}`, creatorId: 'user_1' },
+      now,
+    );
+  }
+  await addPresetVersion(server.store, { workspaceId: otherWorkspace.id, slug: 'private-preset', config: { model: 'x/y' }, creatorId: 'user_2' }, now);
+});
+
+afterAll(async () => {
+  expect(server.serverErrors()).toEqual([]);
+  await server.close();
+});
+
+const list = (query = '', key = workspace.standardKey, slug = SLUG) => call(server, 'GET', `/api/v1/presets/${slug}/versions${query}`, { key });
+
+describe('listPresetVersions', () => {
+  it('lists every version in ascending order with the defaults (offset 0, limit 50)', async () => {
+    const response = await list();
+    expect(response.status).toBe(200);
+    expect(response.body.total_count).toBe(VERSION_COUNT);
+    expect(response.body.data.map((v: { version: number }) => v.version)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    const [first, second] = response.body.data;
+    expect(first).toMatchObject({ version: 1, config: { model: 'openai/gpt-4o-mini', temperature: 0.1 }, system_prompt: 'Prompt 1', creator_id: 'user_1' });
+    expect(second.system_prompt).toBeNull();
+    expect(new Set(response.body.data.map((v: { preset_id: string }) => v.preset_id)).size).toBe(1);
+    expect(first.created_at).toBe('2026-11-18T12:00:00.000Z');
+  });
+
+  it('pages with offset and limit, and total_count stays the number of versions', async () => {
+    const page = await list('?offset=2&limit=3');
+    expect(page.status).toBe(200);
+    expect(page.body.data.map((v: { version: number }) => v.version)).toEqual([3, 4, 5]);
+    expect(page.body.total_count).toBe(VERSION_COUNT);
+    const last = await list('?offset=6&limit=3');
+    expect(last.body.data.map((v: { version: number }) => v.version)).toEqual([7]);
+    const beyond = await list('?offset=100');
+    expect(beyond.body).toEqual({ data: [], total_count: VERSION_COUNT });
+  });
+
+  it('reads an empty offset as null, which means 0', async () => {
+    const response = await list('?offset=&limit=2');
+    expect(response.status).toBe(200);
+    expect(response.body.data.map((v: { version: number }) => v.version)).toEqual([1, 2]);
+  });
+
+  it('accepts management keys as well as standard keys', async () => {
+    expect((await list('', workspace.managementKey)).status).toBe(200);
+  });
+
+  it('answers 404 for an unknown slug and for a slug of another workspace', async () => {
+    const unknown = await list('', workspace.standardKey, 'no-such-preset');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toMatchObject({ code: 404 });
+    const foreign = await list('', workspace.standardKey, 'private-preset');
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual(unknown.body);
+    expect((await list('', otherWorkspace.standardKey, 'private-preset')).status).toBe(200);
+  });
+
+  it('answers 401 without a valid key', async () => {
+    const response = await call(server, 'GET', `/api/v1/presets/${SLUG}/versions`);
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
+  });
+
+  it('rejects unknown and repeated query parameters with 400 naming them', async () => {
+    const unknown = await list('?page=2');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.metadata.errors).toContainEqual(expect.objectContaining({ path: '/query/page' }));
+    const repeated = await list('?limit=1&limit=2');
+    expect(repeated.status).toBe(400);
+    expect(repeated.body.error.metadata.errors.map((e: { path: string }) => e.path)).toContain('/query/limit');
+  });
+
+  describe('boundary values of the contract', () => {
+    const queryCases = boundaryCases.filter((c) => c.target.operationId === 'listPresetVersions' && c.target.in === 'query');
+    it.each(queryCases.map((c) => [c.name, c] as const))('%s', async (_name, testCase) => {
+      const name = testCase.target.in === 'query' ? testCase.target.name : '';
+      const response = await list(`?${name}=${encodeURIComponent(toQueryValue(testCase.value))}`);
+      if (testCase.valid) {
+        expect(response.status).toBe(200);
+      } else {
+        expect(response.status).toBe(400);
+        expect(response.body.error.code).toBe(400);
+        expect(response.body.error.metadata.errors.map((e: { path: string }) => e.path)).toContain(testCase.errorPath);
+      }
+    });
+  });
+});

@@ -1,0 +1,126 @@
+// An app on a fresh in-memory database, served on an ephemeral loopback port, with a clock the
+// test moves and a log the test can read. Every response is validated against openapi.yaml.
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { createApp } from '../../server/app.js';
+import { loadDestinationTypeRules } from '../../server/domain/destination-types.js';
+import { createSecretBox, type SecretBox } from '../../server/domain/secrets.js';
+import { createKey } from '../../server/provisioning.js';
+import { loadSpec } from '../../server/spec.js';
+import { openStore, type Store } from '../../server/store/index.js';
+
+export const spec = loadSpec();
+export const destinationTypes = loadDestinationTypeRules(spec);
+
+export class TestClock {
+  constructor(private current: Date) {}
+  readonly now = (): Date => new Date(this.current);
+  set(iso: string): void {
+    this.current = new Date(iso);
+  }
+}
+
+export interface LogEntry {
+  level: number;
+  msg: string;
+  [key: string]: unknown;
+}
+
+export interface TestServer {
+  baseUrl: string;
+  store: Store;
+  clock: TestClock;
+  secrets: SecretBox;
+  logs: LogEntry[];
+  /** Log entries at error level: a response that broke the contract shows up here. */
+  serverErrors(): LogEntry[];
+  close(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  now?: string;
+  /** Defaults to a fresh in-memory database. */
+  databaseUrl?: string;
+  /** Wraps the store, to make it fail in chosen ways. */
+  store?: (store: Store) => Store;
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const secrets = createSecretBox(randomBytes(32));
+  const realStore = await openStore(options.databaseUrl ?? 'sqlite::memory:', secrets);
+  const store = options.store ? options.store(realStore) : realStore;
+  const clock = new TestClock(new Date(options.now ?? '2026-11-18T12:00:00.000Z'));
+  const logs: LogEntry[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) logs.push(JSON.parse(line) as LogEntry);
+      callback();
+    },
+  });
+  const logger = pino({ level: 'info' }, sink);
+  const app = createApp({ store, clock: clock.now, logger, spec, validateResponses: true });
+  const server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    store,
+    clock,
+    secrets,
+    logs,
+    serverErrors: () => logs.filter((entry) => entry.level >= 50),
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await realStore.close();
+    },
+  };
+}
+
+export interface Workspace {
+  id: string;
+  managementKey: string;
+  standardKey: string;
+  standardKeyHash: string;
+}
+
+/** A workspace with one management and one standard key. */
+export async function createWorkspace(store: Store, now: Date, name = 'Test workspace'): Promise<Workspace> {
+  const workspace = await store.workspaces.create(name, now);
+  const management = await createKey(store, { workspaceId: workspace.id, name: 'Admin', kind: 'management' }, now);
+  const standard = await createKey(store, { workspaceId: workspace.id, name: 'Backend', kind: 'standard' }, now);
+  return { id: workspace.id, managementKey: management.rawKey, standardKey: standard.rawKey, standardKeyHash: standard.hash };
+}
+
+export interface CallOptions {
+  key?: string;
+  body?: unknown;
+  /** A raw body, sent as is (for malformed JSON and other content types). */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface CallResult {
+  status: number;
+  headers: Headers;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+}
+
+/** One HTTP request to the test server; the body is parsed as JSON when it is JSON. */
+export async function call(server: TestServer, method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`;
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(`${server.baseUrl}${path}`, { method, headers, body });
+  const text = await response.text();
+  const isJson = (response.headers.get('content-type') ?? '').includes('json');
+  return { status: response.status, headers: response.headers, body: isJson && text ? JSON.parse(text) : text };
+}
