@@ -209,7 +209,7 @@ export interface components {
              * @description When false, the rules are kept but not applied.
              * @default true
              */
-            enabled: boolean;
+            enabled?: boolean;
             groups: components["schemas"]["FilterRuleGroup"][];
         };
         /** @description Rules combined with `and` (all must match) or `or` (any must match). */
@@ -218,7 +218,7 @@ export interface components {
              * @default and
              * @enum {string}
              */
-            logic: "and" | "or";
+            logic?: "and" | "or";
             rules: components["schemas"]["FilterRule"][];
         };
         /** @description One condition on a field of a request. `exists` and `not_exists` take no value. */
