@@ -3,6 +3,7 @@ import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type { components } from '../generated/api.js';
 import { FieldValidationError, type FieldError } from './domain/field-errors.js';
+import { isDatabaseUnavailable } from './store/database.js';
 
 type ErrorBody = components['schemas']['ErrorResponse'];
 type ErrorMetadata = NonNullable<ErrorBody['error']['metadata']>;
@@ -18,11 +19,6 @@ export class ApiError extends Error {
     super(message);
     this.name = 'ApiError';
   }
-}
-
-/** The database cannot be reached; the client should retry. */
-export class StoreUnavailableError extends Error {
-  override name = 'StoreUnavailableError';
 }
 
 export const RETRY_AFTER_SECONDS = 1;
@@ -71,7 +67,7 @@ function envelopePath(validatorPath: string | undefined): string {
 function toApiError(err: unknown): ApiError | undefined {
   if (err instanceof ApiError) return err;
   if (err instanceof FieldValidationError) return validationError(err.errors);
-  if (err instanceof StoreUnavailableError) {
+  if (isDatabaseUnavailable(err)) {
     return new ApiError(503, 'Service temporarily unavailable; retry later.', null, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
   }
   if (isBodyParserError(err)) {

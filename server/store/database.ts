@@ -27,3 +27,11 @@ export function openDatabase(location: DatabaseLocation): Kysely<Database> {
   sqlite.pragma('busy_timeout = 5000');
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), plugins: [new SqliteBooleanPlugin()] });
 }
+
+const UNAVAILABLE_SQLITE_CODES = /^SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR|FULL|READONLY|NOTADB|CORRUPT)/;
+
+/** Whether an error means the database cannot serve now (as opposed to a bug in a query). */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && UNAVAILABLE_SQLITE_CODES.test(code);
+}

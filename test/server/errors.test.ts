@@ -1,0 +1,173 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createDestination } from '../../server/provisioning.js';
+import type { Store } from '../../server/store/index.js';
+import { call, createWorkspace, destinationTypes, startTestServer, type TestServer } from '../support/server.js';
+
+let server: TestServer | undefined;
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function setUp(wrap?: (store: Store) => Store) {
+  server = await startTestServer(wrap ? { store: wrap } : {});
+  const workspace = await createWorkspace(server.store, server.clock.now());
+  const destination = await createDestination(
+    server.store,
+    destinationTypes,
+    { workspaceId: workspace.id, type: 'otel-collector', name: 'Collector', config: { endpoint: 'https://otel.example.com' } },
+    server.clock.now(),
+  );
+  return { server, workspace, destinationPath: `/api/v1/observability/destinations/${destination.id}` };
+}
+
+function expectEnvelope(response: { status: number; headers: Headers; body: unknown }, status: number) {
+  expect(response.status).toBe(status);
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  const body = response.body as { error: { code: number; message: string; metadata: unknown } };
+  expect(Object.keys(body)).toEqual(['error']);
+  expect(body.error).toEqual({ code: status, message: expect.any(String), metadata: body.error.metadata });
+  expect(body.error.message.length).toBeGreaterThan(0);
+  expect(body.error.metadata === null || typeof body.error.metadata === 'object').toBe(true);
+}
+
+describe('request errors', () => {
+  it('answers malformed JSON with 400', async () => {
+    const { server, workspace, destinationPath } = await setUp();
+    const response = await call(server, 'PATCH', destinationPath, { key: workspace.managementKey, rawBody: '{"enabled": tru', headers: { 'content-type': 'application/json' } });
+    expectEnvelope(response, 400);
+    expect(response.body.error.message).toMatch(/JSON/);
+  });
+
+  it.each([
+    ['text/plain', 'enabled=false'],
+    ['application/x-www-form-urlencoded', 'enabled=false'],
+    ['application/xml', '<enabled>false</enabled>'],
+  ])('answers a %s body with 415', async (contentType, rawBody) => {
+    const { server, workspace, destinationPath } = await setUp();
+    const response = await call(server, 'PATCH', destinationPath, { key: workspace.managementKey, rawBody, headers: { 'content-type': contentType } });
+    expectEnvelope(response, 415);
+    expect((await server.store.destinations.find(workspace.id, destinationPath.split('/').pop() ?? ''))?.state.enabled).toBe(true);
+  });
+
+  it('answers a PATCH with no body and no content type with 415', async () => {
+    const { server, workspace, destinationPath } = await setUp();
+    expectEnvelope(await call(server, 'PATCH', destinationPath, { key: workspace.managementKey }), 415);
+  });
+
+  it('answers a body over 100 KB with 413, and takes one just under it', async () => {
+    const { server, workspace, destinationPath } = await setUp();
+    const hashes = Array.from({ length: 1000 }, (_, i) => i.toString(16).padStart(64, '0'));
+    const under = { api_key_hashes: hashes };
+    expect(JSON.stringify(under).length).toBeGreaterThan(60 * 1024);
+    expect((await call(server, 'PATCH', destinationPath, { key: workspace.managementKey, body: under })).status).toBe(200);
+    const over = { name: 'x'.repeat(101 * 1024) };
+    expectEnvelope(await call(server, 'PATCH', destinationPath, { key: workspace.managementKey, body: over }), 413);
+  });
+
+  it('answers an unknown path with 404, inside and outside the API prefix', async () => {
+    const { server, workspace } = await setUp();
+    expectEnvelope(await call(server, 'GET', '/api/v1/no-such-thing', { key: workspace.managementKey }), 404);
+    expectEnvelope(await call(server, 'GET', '/api/v1/keys', { key: workspace.managementKey }), 404);
+    expectEnvelope(await call(server, 'GET', '/no-such-thing'), 404);
+    expectEnvelope(await call(server, 'GET', '/api/v2/keys/abc', { key: workspace.managementKey }), 404);
+  });
+
+  it.each([
+    ['DELETE', '/api/v1/keys/abc', 'GET'],
+    ['POST', '/api/v1/presets/demo/versions', 'GET'],
+    ['GET', '/api/v1/observability/destinations/7019b9f2-c5e6-4f46-873e-55a17bb095a3', 'PATCH'],
+    ['PUT', '/api/v1/observability/destinations/7019b9f2-c5e6-4f46-873e-55a17bb095a3', 'PATCH'],
+  ])('answers %s %s with 405 and Allow: %s', async (method, path, allow) => {
+    const { server, workspace } = await setUp();
+    const response = await call(server, method, path, { key: workspace.managementKey });
+    expectEnvelope(response, 405);
+    expect(response.headers.get('allow')).toBe(allow);
+  });
+});
+
+describe('server errors', () => {
+  it('answers an unexpected failure with 500 and no internals, and logs it', async () => {
+    const { server, workspace } = await setUp((store) => ({
+      ...store,
+      presets: {
+        ...store.presets,
+        findBySlug: async () => {
+          throw new Error('connection to /var/lib/secret-host:5432 failed at Query.run (store.ts:42)');
+        },
+      },
+    }));
+    const response = await call(server, 'GET', '/api/v1/presets/demo/versions', { key: workspace.standardKey });
+    expectEnvelope(response, 500);
+    expect(response.body.error).toEqual({ code: 500, message: 'Internal server error.', metadata: null });
+    expect(JSON.stringify(response.body)).not.toMatch(/secret-host|store\.ts|Query\.run/);
+    expect(server.serverErrors()).toHaveLength(1);
+    server.logs.length = 0;
+  });
+
+  it('answers 503 with Retry-After when the database is busy or unreachable', async () => {
+    const { server, workspace } = await setUp((store) => ({
+      ...store,
+      presets: {
+        ...store.presets,
+        findBySlug: async () => {
+          throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+        },
+      },
+    }));
+    const response = await call(server, 'GET', '/api/v1/presets/demo/versions', { key: workspace.standardKey });
+    expectEnvelope(response, 503);
+    expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(server.serverErrors()).toEqual([]);
+  });
+
+  it('never lets a response that breaks the contract reach the client: it becomes a 500', async () => {
+    const { server, workspace } = await setUp((store) => ({
+      ...store,
+      keys: {
+        ...store.keys,
+        findInWorkspace: async (workspaceId: string, hash: string) => {
+          const key = await store.keys.findInWorkspace(workspaceId, hash);
+          return key && { ...key, limit_reset: 'yearly' as 'daily' };
+        },
+      },
+    }));
+    const response = await call(server, 'GET', `/api/v1/keys/${workspace.standardKeyHash}`, { key: workspace.managementKey });
+    expectEnvelope(response, 500);
+    expect(server.serverErrors()).toHaveLength(1);
+    server.logs.length = 0;
+  });
+});
+
+describe('operational endpoints', () => {
+  it('serves /healthz, and /readyz while the database answers', async () => {
+    const { server } = await setUp();
+    expect(await call(server, 'GET', '/healthz')).toMatchObject({ status: 200, body: { status: 'ok' } });
+    expect(await call(server, 'GET', '/readyz')).toMatchObject({ status: 200, body: { status: 'ready' } });
+  });
+
+  it('reports not ready with 503 when the database does not answer', async () => {
+    const { server } = await setUp((store) => ({
+      ...store,
+      ping: async () => {
+        throw Object.assign(new Error('unable to open database file'), { code: 'SQLITE_CANTOPEN' });
+      },
+    }));
+    const response = await call(server, 'GET', '/readyz');
+    expectEnvelope(response, 503);
+    expect(response.headers.get('retry-after')).toBe('1');
+  });
+
+  it('serves the contract as YAML and JSON', async () => {
+    const { server } = await setUp();
+    const { readFile } = await import('node:fs/promises');
+    const { specPath, loadSpec } = await import('../../server/spec.js');
+    const yaml = await call(server, 'GET', '/openapi.yaml');
+    expect(yaml.status).toBe(200);
+    expect(yaml.headers.get('content-type')).toMatch(/yaml/);
+    expect(yaml.body).toBe(await readFile(specPath, 'utf8'));
+    const json = await call(server, 'GET', '/openapi.json');
+    expect(json.body).toEqual(loadSpec());
+  });
+});
