@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect, type LogConfig } from 'kysely';
 import type { Database } from './schema.js';
 import { SqliteBooleanPlugin } from './sqlite-boolean-plugin.js';
 
@@ -17,7 +17,7 @@ export function parseDatabaseUrl(url: string): DatabaseLocation {
   throw new Error(`DATABASE_URL must start with sqlite: (got ${url.split(':')[0]}:)`);
 }
 
-export function openDatabase(location: DatabaseLocation): Kysely<Database> {
+export function openDatabase(location: DatabaseLocation, options: { log?: LogConfig } = {}): Kysely<Database> {
   if (location.filename !== ':memory:') mkdirSync(dirname(location.filename), { recursive: true });
   const sqlite = new SqliteDatabase(location.filename);
   sqlite.pragma('journal_mode = WAL');
@@ -25,7 +25,7 @@ export function openDatabase(location: DatabaseLocation): Kysely<Database> {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), plugins: [new SqliteBooleanPlugin()] });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), plugins: [new SqliteBooleanPlugin()], ...options });
 }
 
 const UNAVAILABLE_SQLITE_CODES = /^SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR|FULL|READONLY|NOTADB|CORRUPT)/;

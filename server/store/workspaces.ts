@@ -10,6 +10,10 @@ export function workspaceStore(db: Kysely<Database>) {
       return row;
     },
 
+    async list(): Promise<WorkspacesTable[]> {
+      return db.selectFrom('workspaces').selectAll().orderBy('created_at').execute();
+    },
+
     async count(): Promise<number> {
       const { count } = await db.selectFrom('workspaces').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
       return Number(count);

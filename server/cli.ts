@@ -1,0 +1,215 @@
+// Provisioning against DATABASE_URL: `npm run cli -- <command> [options]`. Every command prints
+// one JSON object on stdout. Raw keys are printed once, at creation, and never stored.
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from './config.js';
+import { seedDemo } from './demo.js';
+import { loadDestinationTypeRules, type ConfigValues } from './domain/destination-types.js';
+import { FieldValidationError } from './domain/field-errors.js';
+import { createSecretBox } from './domain/secrets.js';
+import { systemClock } from './domain/time.js';
+import { addPresetVersion, createDestination, createKey, recordUsage } from './provisioning.js';
+import { loadSpec } from './spec.js';
+import { openStore, type Store } from './store/index.js';
+
+const USAGE = `Usage: npm run cli -- <command> [options]
+
+Commands:
+  migrate                         Create or update the database schema.
+  create-workspace --name N
+  list-workspaces
+  create-key --workspace ID --name N [--kind management|standard] [--limit X]
+             [--limit-reset daily|weekly|monthly] [--include-byok] [--expires-at ISO]
+             [--creator-user-id U] [--disabled]
+  disable-key --hash H            Disable a key (it can no longer authenticate).
+  enable-key --hash H
+  create-destination --workspace ID --type T --config JSON [--name N] [--disabled]
+             [--privacy-mode] [--sampling-rate X] [--api-key-hashes H1,H2] [--filter-rules JSON]
+  add-preset-version --workspace ID --slug S --config JSON --creator-id U [--system-prompt P]
+  record-usage --key-hash H --amount X [--byok] [--at ISO]
+  seed --demo [--json]            Create a demo workspace with keys, a destination and a preset.
+
+Environment: DATABASE_URL (default sqlite:./data/api.db), SECRETS_KEY.`;
+
+class UsageError extends Error {}
+
+function required(values: Record<string, unknown>, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function optionalNumber(values: Record<string, unknown>, name: string): number | undefined {
+  const value = values[name];
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (typeof value !== 'string' || value.trim() === '' || !Number.isFinite(number)) throw new UsageError(`--${name} must be a number`);
+  return number;
+}
+
+function json<T>(values: Record<string, unknown>, name: string): T {
+  try {
+    return JSON.parse(required(values, name)) as T;
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw new UsageError(`--${name} must be valid JSON`);
+  }
+}
+
+const OPTIONS = {
+  name: { type: 'string' },
+  workspace: { type: 'string' },
+  kind: { type: 'string' },
+  limit: { type: 'string' },
+  'limit-reset': { type: 'string' },
+  'include-byok': { type: 'boolean' },
+  'expires-at': { type: 'string' },
+  'creator-user-id': { type: 'string' },
+  disabled: { type: 'boolean' },
+  hash: { type: 'string' },
+  type: { type: 'string' },
+  config: { type: 'string' },
+  'privacy-mode': { type: 'boolean' },
+  'sampling-rate': { type: 'string' },
+  'api-key-hashes': { type: 'string' },
+  'filter-rules': { type: 'string' },
+  slug: { type: 'string' },
+  'creator-id': { type: 'string' },
+  'system-prompt': { type: 'string' },
+  'key-hash': { type: 'string' },
+  amount: { type: 'string' },
+  byok: { type: 'boolean' },
+  at: { type: 'string' },
+  demo: { type: 'boolean' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+async function run(command: string, values: Record<string, unknown>, store: Store): Promise<unknown> {
+  const now = systemClock();
+  switch (command) {
+    case 'migrate':
+      return { migrated: true };
+    case 'create-workspace':
+      return store.workspaces.create(required(values, 'name'), now);
+    case 'list-workspaces':
+      return { workspaces: await store.workspaces.list() };
+    case 'create-key': {
+      const kind = (values.kind ?? 'standard') as string;
+      if (kind !== 'management' && kind !== 'standard') throw new UsageError('--kind must be management or standard');
+      const limitReset = values['limit-reset'] as string | undefined;
+      if (limitReset !== undefined && !['daily', 'weekly', 'monthly'].includes(limitReset)) throw new UsageError('--limit-reset must be daily, weekly or monthly');
+      const key = await createKey(
+        store,
+        {
+          workspaceId: required(values, 'workspace'),
+          name: required(values, 'name'),
+          kind,
+          limit: optionalNumber(values, 'limit') ?? null,
+          limitReset: (limitReset ?? null) as 'daily' | null,
+          includeByokInLimit: values['include-byok'] === true,
+          disabled: values.disabled === true,
+          expiresAt: (values['expires-at'] as string | undefined) ?? null,
+          creatorUserId: (values['creator-user-id'] as string | undefined) ?? null,
+        },
+        now,
+      );
+      return { key: key.rawKey, hash: key.hash, kind, note: 'The key is shown once; only its hash is stored.' };
+    }
+    case 'disable-key':
+    case 'enable-key': {
+      const hash = required(values, 'hash');
+      if (!(await store.keys.setDisabled(hash, command === 'disable-key', now))) throw new UsageError(`no key with hash ${hash}`);
+      return { hash, disabled: command === 'disable-key' };
+    }
+    case 'create-destination': {
+      const destination = await createDestination(
+        store,
+        loadDestinationTypeRules(loadSpec()),
+        {
+          workspaceId: required(values, 'workspace'),
+          type: required(values, 'type'),
+          name: (values.name as string | undefined) ?? null,
+          config: json<ConfigValues>(values, 'config'),
+          enabled: values.disabled !== true,
+          privacy_mode: values['privacy-mode'] === true,
+          ...(values['sampling-rate'] !== undefined && { sampling_rate: optionalNumber(values, 'sampling-rate') }),
+          ...(values['api-key-hashes'] !== undefined && { api_key_hashes: String(values['api-key-hashes']).split(',').filter(Boolean) }),
+          ...(values['filter-rules'] !== undefined && { filter_rules: json(values, 'filter-rules') }),
+        },
+        now,
+      );
+      return { id: destination.id, type: destination.type, workspace_id: destination.workspace_id };
+    }
+    case 'add-preset-version': {
+      const version = await addPresetVersion(
+        store,
+        {
+          workspaceId: required(values, 'workspace'),
+          slug: required(values, 'slug'),
+          config: json(values, 'config'),
+          creatorId: required(values, 'creator-id'),
+          systemPrompt: (values['system-prompt'] as string | undefined) ?? null,
+        },
+        now,
+      );
+      return { id: version.id, preset_id: version.preset_id, version: version.version };
+    }
+    case 'record-usage': {
+      const at = values.at === undefined ? now : new Date(String(values.at));
+      if (Number.isNaN(at.getTime())) throw new UsageError('--at must be an ISO 8601 timestamp');
+      const amount = optionalNumber(values, 'amount');
+      if (amount === undefined) throw new UsageError('--amount is required');
+      await recordUsage(store, { keyHash: required(values, 'key-hash'), amount, byok: values.byok === true, at });
+      return { recorded: amount, byok: values.byok === true, at: at.toISOString() };
+    }
+    case 'seed': {
+      if (values.demo !== true) throw new UsageError('seed needs --demo');
+      return seedDemo(store, loadDestinationTypeRules(loadSpec()), now);
+    }
+    default:
+      throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (err) {
+    console.error(`${(err as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const [command] = parsed.positionals;
+  if (parsed.values.help || command === undefined) {
+    console.log(USAGE);
+    return command === undefined && !parsed.values.help ? 2 : 0;
+  }
+  let config;
+  try {
+    config = loadConfig(process.env, (message) => console.error(message));
+  } catch (err) {
+    console.error(err instanceof ConfigError ? `Configuration error: ${err.message}` : err);
+    return 1;
+  }
+  const store = await openStore(config.databaseUrl, createSecretBox(config.secretsKey));
+  try {
+    const result = await run(command, parsed.values, store);
+    console.log(JSON.stringify(result, null, parsed.values.json || command !== 'seed' ? undefined : 2));
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      console.error(`${err.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (err instanceof FieldValidationError) {
+      console.error(`invalid input: ${err.message}`);
+      return 1;
+    }
+    console.error(`error: ${(err as Error).message}`);
+    return 1;
+  } finally {
+    await store.close();
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

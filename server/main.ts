@@ -1,0 +1,87 @@
+// Process entry: read the configuration, open and migrate the store, seed the demo workspace on
+// an empty database, warm the validator, listen, and drain on SIGTERM.
+import pino from 'pino';
+import { createApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { seedDemo, type DemoSeed } from './demo.js';
+import { loadDestinationTypeRules } from './domain/destination-types.js';
+import { createSecretBox } from './domain/secrets.js';
+import { systemClock } from './domain/time.js';
+import { loadSpec } from './spec.js';
+import { openStore } from './store/index.js';
+import { warmUp } from './warm-up.js';
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+function demoInstructions(baseUrl: string, demo: DemoSeed): string {
+  const auth = `-H 'Authorization: Bearer ${demo.management_key}'`;
+  return [
+    '',
+    'Seeded a demo workspace. These keys are shown once and never stored:',
+    `  management key: ${demo.management_key}`,
+    `  standard key:   ${demo.standard_key}`,
+    '',
+    'Try the three operations:',
+    `  curl -s ${auth} ${baseUrl}/api/v1/keys/${demo.key_hash}`,
+    `  curl -s -X PATCH ${auth} -H 'Content-Type: application/json' -d '{"sampling_rate": 0.5}' ${baseUrl}/api/v1/observability/destinations/${demo.destination_id}`,
+    `  curl -s ${auth} '${baseUrl}/api/v1/presets/${demo.preset_slug}/versions?limit=2'`,
+    '',
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const startedAt = performance.now();
+  const config = loadConfig(process.env, (message) => console.warn(message));
+  const logger = pino({ level: config.logLevel });
+  const spec = loadSpec();
+  const store = await openStore(config.databaseUrl, createSecretBox(config.secretsKey));
+
+  let demo: DemoSeed | undefined;
+  if ((await store.workspaces.count()) === 0) demo = await seedDemo(store, loadDestinationTypeRules(spec), systemClock());
+
+  const app = createApp({ store, clock: systemClock, logger, spec, validateResponses: config.validateResponses });
+  await warmUp(app, spec);
+
+  const server = app.listen(config.port, config.host);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: draining in-flight requests');
+    const force = setTimeout(() => {
+      logger.error('in-flight requests did not finish in time; exiting');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+    server.close(async () => {
+      await store.close();
+      logger.info('stopped');
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+
+  if (demo) console.log(demoInstructions(baseUrl, demo));
+  else {
+    console.log(
+      '\nThe database already has data, so no demo keys are printed (keys are shown only once).\n' +
+        'Find a workspace with `npm run cli -- list-workspaces`, then create a key with\n' +
+        '`npm run cli -- create-key --workspace <id> --name <name> --kind management`.\n',
+    );
+  }
+  logger.info({ url: baseUrl, startupMs: Math.round(performance.now() - startedAt) }, 'listening');
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof ConfigError ? `Configuration error: ${err.message}` : err);
+  process.exit(1);
+});

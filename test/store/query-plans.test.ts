@@ -1,0 +1,66 @@
+// Reading a key's usage and a page of versions must cost the same whatever the amount of data:
+// both are index range reads. Speed itself is measured in the benchmark; this checks the plans.
+import { randomBytes } from 'node:crypto';
+import { CompiledQuery, type Kysely, type LogEvent } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSecretBox } from '../../server/domain/secrets.js';
+import { usageWindows } from '../../server/domain/time.js';
+import { openDatabase } from '../../server/store/database.js';
+import { createStore, type Store } from '../../server/store/index.js';
+import { migrateToLatest } from '../../server/store/migrations.js';
+import type { Database } from '../../server/store/schema.js';
+
+let db: Kysely<Database>;
+let store: Store;
+const queries: CompiledQuery[] = [];
+
+beforeAll(async () => {
+  db = openDatabase({ kind: 'sqlite', filename: ':memory:' }, { log: (event: LogEvent) => void queries.push(event.query) });
+  await migrateToLatest(db);
+  store = createStore(db, createSecretBox(randomBytes(32)));
+});
+
+afterAll(async () => {
+  await store.close();
+});
+
+async function planOf(run: () => Promise<unknown>): Promise<string> {
+  queries.length = 0;
+  await run();
+  const [query] = queries.filter((q) => /^select/i.test(q.sql));
+  if (!query) throw new Error('no select ran');
+  const result = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
+  return result.rows.map((row) => row.detail).join('\n');
+}
+
+describe('query plans', () => {
+  it('reads the usage windows of a key by a range of its primary key, never a scan', async () => {
+    const plan = await planOf(() => store.keys.windowUsage('key-id', usageWindows(new Date('2026-11-18T12:00:00Z'))));
+    expect(plan).toMatch(/SEARCH key_usage_daily USING (PRIMARY KEY|INDEX \S+) \(key_id=\? AND day>\? AND day<\?\)/);
+    expect(plan).not.toMatch(/SCAN/);
+  });
+
+  it('reads a page of versions by a seek on (preset_id, version), whatever the offset', async () => {
+    const plan = await planOf(() => store.presets.pageOfVersions('preset-id', 999_900, 100));
+    expect(plan).toMatch(/SEARCH preset_versions USING INDEX \S+ \(preset_id=\? AND version>\?\)/);
+    expect(plan).not.toMatch(/SCAN|TEMP B-TREE/);
+  });
+
+  it('finds a key by its hash through the unique index', async () => {
+    const plan = await planOf(() => store.keys.findByHash('0'.repeat(64)));
+    expect(plan).toMatch(/SEARCH api_keys USING INDEX \S+ \(hash=\?\)/);
+  });
+});
+
+describe('preset versions', () => {
+  it('are numbered 1..n with no gap, and total_count is kept without counting rows', async () => {
+    const workspace = await store.workspaces.create('W', new Date());
+    for (let i = 0; i < 5; i++) {
+      await store.presets.addVersion(workspace.id, 'p', { config: '{}', system_prompt: null, creator_id: 'u' }, new Date());
+    }
+    const preset = await store.presets.findBySlug(workspace.id, 'p');
+    expect(preset?.version_count).toBe(5);
+    const page = await store.presets.pageOfVersions(preset?.id ?? '', 3, 10);
+    expect(page.map((v) => v.version)).toEqual([4, 5]);
+  });
+});
