@@ -1,0 +1,93 @@
+// A thin typed client over openapi-fetch. Every request and response type comes from
+// generated/api.ts, that is from openapi.yaml, and nothing else.
+import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import type { components, operations, paths } from '../generated/api.js';
+import { ApiError } from './errors.js';
+import { createRetryingFetch, type RetryOptions } from './retrying-fetch.js';
+
+export { ApiError, type ErrorMetadata } from './errors.js';
+export { retryAfterMs, type RetryOptions } from './retrying-fetch.js';
+export type { components, operations, paths } from '../generated/api.js';
+
+export type ApiKey = components['schemas']['ApiKey'];
+export type ObservabilityDestination = components['schemas']['ObservabilityDestination'];
+export type ObservabilityDestinationUpdate = components['schemas']['ObservabilityDestinationUpdate'];
+export type PresetVersion = components['schemas']['PresetVersion'];
+export type PresetVersionPage = components['schemas']['PresetVersionList'];
+export type ListPresetVersionsQuery = NonNullable<operations['listPresetVersions']['parameters']['query']>;
+
+export interface ApiClientOptions {
+  /** The API's base URL, with its version prefix: `http://127.0.0.1:3000/api/v1`. */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer <apiKey>`. */
+  apiKey: string;
+  /** A fetch to use instead of the global one (tests, proxies, instrumentation). */
+  fetch?: (request: Request) => Promise<Response>;
+  /** Headers added to every request. */
+  headers?: Record<string, string>;
+  /** Retries of 429 and 503 honouring Retry-After; off unless given. */
+  retry?: RetryOptions;
+  /** Per-call timeout, retries included; the call rejects with a `TimeoutError` DOMException. */
+  timeoutMs?: number;
+}
+
+export interface ApiClient {
+  /** The underlying openapi-fetch client, with authentication, retries and timeout applied. */
+  raw: Client<paths>;
+  getKey(hash: string): Promise<ApiKey>;
+  updateObservabilityDestination(id: string, body: ObservabilityDestinationUpdate, options?: { ifMatch?: string }): Promise<ObservabilityDestination>;
+  listPresetVersions(slug: string, query?: ListPresetVersionsQuery): Promise<PresetVersionPage>;
+  /** Every version of a preset, in order, fetching pages lazily. */
+  presetVersions(slug: string, options?: { pageSize?: number }): AsyncIterableIterator<PresetVersion>;
+}
+
+function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T {
+  if (!result.response.ok || result.data === undefined) throw ApiError.from(result.response, result.error);
+  return result.data;
+}
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  const raw = createClient<paths>({
+    baseUrl: options.baseUrl,
+    fetch: createRetryingFetch(baseFetch, { ...(options.retry && { retry: options.retry }), ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }) }),
+    ...(options.headers && { headers: options.headers }),
+  });
+  const authenticate: Middleware = {
+    onRequest({ request }) {
+      request.headers.set('Authorization', `Bearer ${options.apiKey}`);
+      return request;
+    },
+  };
+  raw.use(authenticate);
+
+  const client: ApiClient = {
+    raw,
+
+    async getKey(hash) {
+      return unwrap(await raw.GET('/keys/{hash}', { params: { path: { hash } } })).data;
+    },
+
+    async updateObservabilityDestination(id, body, { ifMatch } = {}) {
+      const result = await raw.PATCH('/observability/destinations/{id}', {
+        params: { path: { id }, ...(ifMatch !== undefined && { header: { 'If-Match': ifMatch } }) },
+        body,
+      });
+      return unwrap(result).data;
+    },
+
+    async listPresetVersions(slug, query = {}) {
+      return unwrap(await raw.GET('/presets/{slug}/versions', { params: { path: { slug }, query } }));
+    },
+
+    async *presetVersions(slug, { pageSize = 100 } = {}) {
+      for (let offset = 0; ; ) {
+        const page = await client.listPresetVersions(slug, { offset, limit: pageSize });
+        for (const version of page.data) if (version !== null) yield version;
+        offset += page.data.length;
+        if (page.data.length === 0 || offset >= page.total_count) return;
+      }
+    },
+  };
+  return client;
+}

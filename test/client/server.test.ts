@@ -1,0 +1,196 @@
+// The client against the real server: in-process, on an ephemeral port, over real sockets.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError, createApiClient, retryAfterMs } from '../../client/index.js';
+import { addPresetVersion, createDestination } from '../../server/provisioning.js';
+import type { Store } from '../../server/store/index.js';
+import { createWorkspace, destinationTypes, startTestServer, type TestServer, type Workspace } from '../support/server.js';
+import { describeClientContract, type ContractTarget } from './contract-suite.js';
+
+let server: TestServer;
+let workspace: Workspace;
+let target: ContractTarget;
+const VERSIONS = 7;
+
+/** Failures the test switches on: the store answers busy (503), fails (500) or is slow. */
+const faults = { busyCalls: 0, failNext: false, delayMs: 0 };
+
+function faultyStore(store: Store): Store {
+  return {
+    ...store,
+    presets: {
+      ...store.presets,
+      findBySlug: async (workspaceId, slug) => {
+        if (faults.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, faults.delayMs));
+        if (faults.busyCalls > 0) {
+          faults.busyCalls -= 1;
+          throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+        }
+        if (faults.failNext) {
+          faults.failNext = false;
+          throw new Error('boom');
+        }
+        return store.presets.findBySlug(workspaceId, slug);
+      },
+    },
+  };
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ store: faultyStore });
+  workspace = await createWorkspace(server.store, server.clock.now());
+  const destination = await createDestination(
+    server.store,
+    destinationTypes,
+    { workspaceId: workspace.id, type: 'langfuse', name: 'Langfuse', config: { publicKey: 'pk-lf-1234567890abcdEfGh', secretKey: 'sk-lf-0b7e2f4c9a1d4e6b8c3f5a7d' } },
+    server.clock.now(),
+  );
+  for (let i = 1; i <= VERSIONS; i++) {
+    await addPresetVersion(server.store, { workspaceId: workspace.id, slug: 'support-agent', config: { model: 'openai/gpt-4o', temperature: i / 10 }, creatorId: 'user_1' }, server.clock.now());
+  }
+  target = {
+    baseUrl: `${server.baseUrl}/api/v1`,
+    apiKey: workspace.managementKey,
+    keyHash: workspace.standardKeyHash,
+    destinationId: destination.id,
+    presetSlug: 'support-agent',
+  };
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+describeClientContract('real server', () => target);
+
+const client = (options: Partial<Parameters<typeof createApiClient>[0]> = {}) => createApiClient({ baseUrl: target.baseUrl, apiKey: target.apiKey, ...options });
+
+async function apiError(promise: Promise<unknown>): Promise<ApiError> {
+  const error = await promise.catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(ApiError);
+  return error as ApiError;
+}
+
+describe('client against the real server', () => {
+  it('reads a key, updates a destination with If-Match, lists a page', async () => {
+    const key = await client().getKey(workspace.standardKeyHash);
+    expect(key).toMatchObject({ hash: workspace.standardKeyHash, name: 'Backend', workspace_id: workspace.id });
+
+    const { response } = await client().raw.PATCH('/observability/destinations/{id}', { params: { path: { id: target.destinationId } }, body: {} });
+    const etag = response.headers.get('etag') ?? '';
+    const updated = await client().updateObservabilityDestination(target.destinationId, { privacy_mode: true }, { ifMatch: etag });
+    expect(updated.privacy_mode).toBe(true);
+    const stale = await apiError(client().updateObservabilityDestination(target.destinationId, { privacy_mode: false }, { ifMatch: etag }));
+    expect(stale).toMatchObject({ status: 412, code: 412 });
+
+    const page = await client().listPresetVersions('support-agent', { offset: 2, limit: 2 });
+    expect(page.data.map((v) => v?.version)).toEqual([3, 4]);
+    expect(page.total_count).toBe(VERSIONS);
+  });
+
+  it('throws ApiError for every error status the server gives', async () => {
+    const standard = client({ apiKey: workspace.standardKey });
+    expect(await apiError(client({ apiKey: `sk-or-v1-${'f'.repeat(64)}` }).getKey(workspace.standardKeyHash))).toMatchObject({ status: 401 });
+    expect((await apiError(client({ apiKey: 'nope' }).getKey('x'))).response.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    expect(await apiError(standard.getKey(workspace.standardKeyHash))).toMatchObject({ status: 403 });
+    expect(await apiError(client().getKey('0'.repeat(64)))).toMatchObject({ status: 404 });
+    const invalid = await apiError(client().updateObservabilityDestination(target.destinationId, { sampling_rate: 2 }));
+    expect(invalid).toMatchObject({ status: 400 });
+    expect(invalid.metadata?.errors?.map((e) => e.path)).toEqual(['/body/sampling_rate']);
+    const badQuery = await apiError(client().listPresetVersions('support-agent', { limit: 101 }));
+    expect(badQuery.metadata?.errors?.map((e) => e.path)).toContain('/query/limit');
+    expect(await apiError(standard.updateObservabilityDestination(target.destinationId, {}))).toMatchObject({ status: 403 });
+    expect(await apiError(client().updateObservabilityDestination('7019b9f2-c5e6-4f46-873e-55a17bb095a3', {}))).toMatchObject({ status: 404 });
+    expect(await apiError(client().updateObservabilityDestination(target.destinationId, { api_key_hashes: Array.from({ length: 900 }, () => 'h'.repeat(128)) }))).toMatchObject({ status: 413 });
+    expect(await apiError(client().listPresetVersions('no-such-preset'))).toMatchObject({ status: 404 });
+
+    const notJson = await client().raw.PATCH('/observability/destinations/{id}', {
+      params: { path: { id: target.destinationId } },
+      body: {},
+      bodySerializer: () => 'enabled=false',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(notJson.response.status).toBe(415);
+    expect(notJson.error).toMatchObject({ error: { code: 415 } });
+
+    faults.failNext = true;
+    expect(await apiError(client().listPresetVersions('support-agent'))).toMatchObject({ status: 500, message: 'Internal server error.' });
+    server.logs.length = 0;
+
+    faults.busyCalls = 1;
+    const unavailable = await apiError(client().listPresetVersions('support-agent'));
+    expect(unavailable).toMatchObject({ status: 503 });
+    expect(unavailable.response.headers.get('retry-after')).toBe('1');
+  });
+
+  it('iterates over every version of a preset, a page at a time, lazily', async () => {
+    const requests: string[] = [];
+    const counting = client({ fetch: (request) => (requests.push(request.url), fetch(request)) });
+    const versions: number[] = [];
+    for await (const version of counting.presetVersions('support-agent', { pageSize: 3 })) versions.push(version.version);
+    expect(versions).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(requests).toHaveLength(3);
+
+    requests.length = 0;
+    for await (const version of counting.presetVersions('support-agent', { pageSize: 3 })) {
+      expect(version.version).toBe(1);
+      break;
+    }
+    expect(requests).toHaveLength(1);
+  });
+
+  it('retries a 503 after the Retry-After the server sends, when retries are on', async () => {
+    faults.busyCalls = 1;
+    const started = Date.now();
+    const page = await client({ retry: { attempts: 3 } }).listPresetVersions('support-agent', { limit: 1 });
+    expect(page.total_count).toBe(VERSIONS);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+  });
+
+  it('does not retry by default, and stops after the attempts allowed', async () => {
+    faults.busyCalls = 5;
+    expect(await apiError(client().listPresetVersions('support-agent'))).toMatchObject({ status: 503 });
+    expect(faults.busyCalls).toBe(4);
+    const error = await apiError(client({ retry: { attempts: 2 } }).listPresetVersions('support-agent'));
+    expect(error.status).toBe(503);
+    expect(faults.busyCalls).toBe(2);
+    faults.busyCalls = 0;
+  });
+
+  it('retries a 429 with Retry-After, resending the same body', async () => {
+    const bodies: string[] = [];
+    let first = true;
+    const rateLimited = async (request: Request) => {
+      bodies.push(await request.clone().text());
+      if (first) {
+        first = false;
+        return new Response(JSON.stringify({ error: { code: 429, message: 'Too many requests; retry later.', metadata: null } }), {
+          status: 429,
+          headers: { 'content-type': 'application/json', 'retry-after': '0' },
+        });
+      }
+      return fetch(request);
+    };
+    const destination = await client({ fetch: rateLimited, retry: { attempts: 2 } }).updateObservabilityDestination(target.destinationId, { sampling_rate: 0.75 });
+    expect(destination.sampling_rate).toBe(0.75);
+    expect(bodies).toEqual(['{"sampling_rate":0.75}', '{"sampling_rate":0.75}']);
+  });
+
+  it('gives up on a call slower than timeoutMs', async () => {
+    faults.delayMs = 1000;
+    try {
+      const error = await client({ timeoutMs: 150 })
+        .listPresetVersions('support-agent')
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ name: 'TimeoutError' });
+    } finally {
+      faults.delayMs = 0;
+    }
+  });
+
+  it('reads Retry-After as seconds or as an HTTP date', () => {
+    expect(retryAfterMs('2')).toBe(2000);
+    expect(retryAfterMs(new Date(10_000).toUTCString(), 4_000)).toBe(6000);
+    expect(retryAfterMs('soon')).toBeUndefined();
+    expect(retryAfterMs(null)).toBeUndefined();
+  });
+});
