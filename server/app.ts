@@ -11,6 +11,7 @@ import { destinationsRouter } from './routes/destinations.js';
 import { keysRouter } from './routes/keys.js';
 import { presetsRouter } from './routes/presets.js';
 import { specPath, type OpenApiDocument } from './spec.js';
+import { strictQueryIntegers } from './strict-query.js';
 import type { Store } from './store/index.js';
 
 export const API_PREFIX = '/api/v1';
@@ -51,6 +52,7 @@ export function createApp({ store, clock, logger, spec, validateResponses }: App
     res.json(spec);
   });
 
+  app.use(strictQueryIntegers(spec, API_PREFIX));
   app.use(API_PREFIX, express.json({ limit: BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] }));
   app.use(
     OpenApiValidator.middleware({

@@ -73,7 +73,11 @@ function mergeConfig(current: ConfigValues, update: NonNullable<DestinationUpdat
     } else if (key === HEADERS_KEY && typeof value === 'object') {
       const stored = typeof current[key] === 'object' ? current[key] : {};
       next[key] = Object.fromEntries(
-        Object.entries(value).map(([name, headerValue]) => [name, resolveSecret(stored[name], headerValue, `${path}/${name}`, errors)]),
+        Object.entries(value).map(([name, headerValue]) => {
+          // Own properties only: a header may be called `__proto__` or `constructor`.
+          const storedValue = Object.hasOwn(stored, name) ? stored[name] : undefined;
+          return [name, resolveSecret(storedValue, headerValue, `${path}/${name}`, errors)];
+        }),
       );
     } else if (typeof value === 'string') {
       const stored = current[key];

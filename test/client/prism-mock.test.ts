@@ -1,23 +1,13 @@
 // The client against an implementation of the contract this project did not write: Prism's mock
 // server, answering from openapi.yaml and its examples.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createApiClient } from '../../client/index.js';
 import { findOperation } from '../support/spec.js';
-import { projectRoot } from '../support/process.js';
+import { startPrism, type Prism } from '../support/prism.js';
 import { describeClientContract, type ContractTarget } from './contract-suite.js';
 
-let prism: ChildProcess | undefined;
+let prism: Prism | undefined;
 let target: ContractTarget;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 function exampleOf(operationId: string, parameter: string): string {
   const found = findOperation(operationId).operation.parameters?.find((p) => p.name === parameter) as { example?: string } | undefined;
@@ -26,26 +16,9 @@ function exampleOf(operationId: string, parameter: string): string {
 }
 
 beforeAll(async () => {
-  const port = await freePort();
-  prism = spawn(process.execPath, ['node_modules/@stoplight/prism-cli/dist/index.js', 'mock', 'openapi.yaml', '--host', '127.0.0.1', '--port', String(port)], {
-    cwd: projectRoot,
-    env: { ...process.env, SCARF_ANALYTICS: 'false' },
-  });
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`Prism did not start: ${output}`)), 30_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Prism is listening')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    prism?.stdout?.on('data', onData);
-    prism?.stderr?.on('data', onData);
-  });
+  prism = await startPrism(['mock', 'openapi.yaml']);
   target = {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: prism.baseUrl,
     apiKey: `sk-or-v1-${'0'.repeat(64)}`,
     keyHash: exampleOf('getKey', 'hash'),
     destinationId: exampleOf('updateObservabilityDestination', 'id'),
@@ -54,7 +27,7 @@ beforeAll(async () => {
 }, 40_000);
 
 afterAll(() => {
-  prism?.kill('SIGTERM');
+  prism?.stop();
 });
 
 describeClientContract('Prism mock of openapi.yaml', () => target);

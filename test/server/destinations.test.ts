@@ -359,3 +359,24 @@ describe('updateObservabilityDestination', () => {
     });
   });
 });
+
+describe('regressions found by the conformance suite', () => {
+  it('takes headers named like Object.prototype members (was a 500)', async () => {
+    const destination = await createDestination(
+      server.store,
+      destinationTypes,
+      { workspaceId: workspace.id, type: 'webhook', config: { url: 'https://hooks.example.com/x' } },
+      server.clock.now(),
+    );
+    const body = '{"config":{"headers":{"__proto__":"secret-header-value-1","constructor":"secret-header-value-2","toString":"v"}}}';
+    const response = await call(server, 'PATCH', `/api/v1/observability/destinations/${destination.id}`, {
+      key: workspace.managementKey,
+      rawBody: body,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(response.status).toBe(200);
+    expect(Object.keys(response.body.data.config.headers).sort()).toEqual(['__proto__', 'constructor', 'toString']);
+    const stored = await server.store.destinations.find(workspace.id, destination.id);
+    expect(Object.getOwnPropertyDescriptor(stored?.state.config.headers, '__proto__')?.value).toBe('secret-header-value-1');
+  });
+});

@@ -90,6 +90,15 @@ describe('listPresetVersions', () => {
     expect(repeated.body.error.metadata.errors.map((e: { path: string }) => e.path)).toContain('/query/limit');
   });
 
+  it.each(['limit=%205', 'limit=1e2', 'limit=5.0', 'offset=0x10', 'offset=%2B1'])(
+    'rejects the integer %s written other than in digits (the validator alone took it)',
+    async (query) => {
+      const response = await list(`?${query}`);
+      expect(response.status).toBe(400);
+      expect(response.body.error.metadata.errors[0].path).toBe(`/query/${query.split('=')[0]}`);
+    },
+  );
+
   describe('boundary values of the contract', () => {
     const queryCases = boundaryCases.filter((c) => c.target.operationId === 'listPresetVersions' && c.target.in === 'query');
     it.each(queryCases.map((c) => [c.name, c] as const))('%s', async (_name, testCase) => {

@@ -1,0 +1,303 @@
+// Property-based conformance: requests generated from openapi.yaml, every response checked
+// against it. Replay a failure with FC_SEED=<seed> (and FC_PATH=<path>) from its report.
+import { request as httpRequest } from 'node:http';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDestination, createKey } from '../../server/provisioning.js';
+import { addPresetVersion } from '../../server/provisioning.js';
+import { configSchemaName } from '../support/arbitraries.js';
+import { createWorkspace, destinationTypes, startTestServer, type TestServer, type Workspace } from '../support/server.js';
+import { componentSchema, describeErrors, spec } from '../support/spec.js';
+import { brokenRequest, validRequest, validUpdateBody, type Fixture, type GeneratedRequest } from './requests.js';
+
+const RUNS = 2000;
+const seed = process.env.FC_SEED === undefined ? undefined : Number(process.env.FC_SEED);
+const params = (numRuns: number): fc.Parameters<unknown> => ({
+  numRuns,
+  ...(seed !== undefined && { seed }),
+  ...(process.env.FC_PATH && { path: process.env.FC_PATH }),
+  endOnFailure: true,
+});
+
+let server: TestServer;
+let workspace: Workspace;
+let otherWorkspace: Workspace;
+let fixture: Fixture;
+let sent = 0;
+
+/** A working config for each destination type, made from the required keys of its schema. */
+function sampleConfig(type: string): Record<string, string> {
+  const schema = spec.components.schemas[configSchemaName(type)] as { required: string[]; properties: Record<string, { enum?: string[] }> };
+  return Object.fromEntries(schema.required.map((key) => [key, schema.properties[key]?.enum?.[0] ?? `${key}-value-0123456789`]));
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const now = server.clock.now();
+  workspace = await createWorkspace(server.store, now);
+  otherWorkspace = await createWorkspace(server.store, now, 'Other');
+  const types = [...destinationTypes.keys()];
+  const destinations = [];
+  for (const type of types) {
+    const created = await createDestination(server.store, destinationTypes, { workspaceId: workspace.id, type, name: type, config: sampleConfig(type) }, now);
+    destinations.push({ id: created.id, type });
+  }
+  for (const slug of ['support-agent', 'triage']) {
+    for (let i = 0; i < 3; i++) await addPresetVersion(server.store, { workspaceId: workspace.id, slug, config: { model: 'openai/gpt-4o' }, creatorId: 'u' }, now);
+  }
+  await addPresetVersion(server.store, { workspaceId: otherWorkspace.id, slug: 'foreign', config: {}, creatorId: 'u' }, now);
+  fixture = { keyHashes: [workspace.standardKeyHash], destinations, presetSlugs: ['support-agent', 'triage'] };
+});
+
+afterAll(async () => {
+  expect(server.serverErrors()).toEqual([]);
+  await server.close();
+});
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  body: unknown;
+}
+
+async function send(request: GeneratedRequest, key = workspace.managementKey): Promise<Answer> {
+  sent += 1;
+  const response = await fetch(`${server.baseUrl}${request.path}`, {
+    method: request.method,
+    headers: { authorization: `Bearer ${key}`, ...(request.body !== undefined && { 'content-type': 'application/json' }) },
+    body: request.body,
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+function expectConforming(request: GeneratedRequest, answer: Answer) {
+  expect(answer.status, `${request.method} ${request.path} ${request.body ?? ''}`).toBeLessThan(500);
+  const schema = componentSchema(answer.status < 300 ? request.successSchema : 'ErrorResponse');
+  expect(schema(answer.body), describeErrors(schema.errors)).toBe(true);
+  if (answer.status >= 300) expect((answer.body as { error: { code: number } }).error.code).toBe(answer.status);
+}
+
+describe(`conformance over generated requests (${RUNS} per property)`, () => {
+  it('answers a valid request with 2xx (or the documented 404) and a body that validates', async () => {
+    await fc.assert(
+      fc.asyncProperty(validRequest(fixture), async (request) => {
+        const answer = await send(request);
+        expectConforming(request, answer);
+        expect(request.expected, JSON.stringify(answer.body)).toContain(answer.status);
+      }),
+      params(RUNS),
+    );
+  });
+
+  it('answers a request with one broken constraint with 400 naming the field', async () => {
+    await fc.assert(
+      fc.asyncProperty(brokenRequest(fixture), async (request) => {
+        const answer = await send(request);
+        expectConforming(request, answer);
+        expect(answer.status, `${request.path} ${request.body}`).toBe(400);
+        const paths = (answer.body as { error: { metadata: { errors: { path: string }[] } } }).error.metadata.errors.map((e) => e.path);
+        expect(paths, `${request.path} ${request.body}`).toContain(request.errorPath);
+      }),
+      params(RUNS),
+    );
+  });
+
+  it('never answers 5xx, whatever the method, path, query and body', async () => {
+    const segment = fc.oneof(fc.constantFrom('keys', 'observability', 'destinations', 'presets', 'versions', 'api', 'v1', '..', '%00', '%E9'), fc.string({ maxLength: 12 }).map(encodeURIComponent));
+    const anyRequest = fc.record({
+      method: fc.constantFrom('GET', 'PATCH', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS'),
+      path: fc.oneof(
+        fc.array(segment, { maxLength: 6 }).map((parts) => `/api/v1/${parts.join('/')}`),
+        fc.constantFrom(...fixture.destinations.map((d) => `/api/v1/observability/destinations/${d.id}`)),
+        fc.constantFrom('/api/v1/presets/support-agent/versions', `/api/v1/keys/${workspace.standardKeyHash}`),
+      ),
+      query: fc.option(fc.string({ maxLength: 30 }).map((q) => `?${q.replace(/#/g, '')}`), { nil: '' }),
+      body: fc.option(fc.oneof(fc.jsonValue().map((v) => JSON.stringify(v)), fc.string({ maxLength: 50 })), { nil: undefined }),
+      contentType: fc.constantFrom('application/json', 'text/plain', 'application/merge-patch+json', ''),
+    });
+    await fc.assert(
+      fc.asyncProperty(anyRequest, async (r) => {
+        sent += 1;
+        const hasBody = r.body !== undefined && r.method !== 'GET' && r.method !== 'HEAD';
+        const response = await fetch(`${server.baseUrl}${r.path}${r.query}`, {
+          method: r.method,
+          headers: { authorization: `Bearer ${workspace.managementKey}`, ...(hasBody && r.contentType && { 'content-type': r.contentType }) },
+          ...(hasBody && { body: r.body }),
+        });
+        const text = await response.text();
+        expect(response.status, `${r.method} ${r.path}${r.query} ${r.body ?? ''}`).toBeLessThan(500);
+        if (r.method !== 'HEAD' && response.status >= 400) {
+          const validate = componentSchema('ErrorResponse');
+          expect(validate(JSON.parse(text)), text).toBe(true);
+        }
+      }),
+      params(RUNS),
+    );
+  });
+});
+
+describe('state properties', () => {
+  it('repeating a PATCH leaves updated_at and ETag unchanged', async () => {
+    const destination = fc.constantFrom(...fixture.destinations);
+    await fc.assert(
+      fc.asyncProperty(destination.chain((d) => validUpdateBody(d.type).map((body) => ({ d, body }))), async ({ d, body }) => {
+        const request: GeneratedRequest = { method: 'PATCH', path: `/api/v1/observability/destinations/${d.id}`, body: JSON.stringify(body), expected: [200], successSchema: 'ObservabilityDestinationResponse' };
+        const first = await send(request);
+        const second = await send(request);
+        expect(first.status).toBe(200);
+        expect(second.status).toBe(200);
+        expect(second.headers.get('etag')).toBe(first.headers.get('etag'));
+        expect(second.body).toEqual(first.body);
+      }),
+      params(RUNS / 2),
+    );
+  });
+});
+
+type Config = Record<string, string | Record<string, string>>;
+interface ModelState {
+  name: string | null;
+  enabled: boolean;
+  privacy_mode: boolean;
+  sampling_rate: number;
+  api_key_hashes: string[] | null;
+  filter_rules: unknown;
+  config: Config;
+}
+
+/** The documented mask: first 4, `...`, last 4; `********` for 12 characters or fewer. */
+const mask = (secret: string) => (secret.length <= 12 ? '********' : `${secret.slice(0, 4)}...${secret.slice(-4)}`);
+const looksMasked = (value: string) => value.includes('...') || /^\*+$/.test(value);
+
+function secretKeysOf(type: string): Set<string> {
+  const properties = (spec.components.schemas[configSchemaName(type)] as { properties: Record<string, { $ref?: string }> }).properties;
+  return new Set(Object.entries(properties).filter(([, p]) => p.$ref === '#/components/schemas/ConfigSecret').map(([key]) => key));
+}
+
+/** The model of a PATCH, written from the spec's prose, independently of the server's code. */
+function applyToModel(model: ModelState, body: Record<string, unknown>, secrets: Set<string>): ModelState {
+  const next: ModelState = { ...model, config: { ...model.config } };
+  for (const field of ['name', 'enabled', 'privacy_mode', 'sampling_rate', 'api_key_hashes'] as const) {
+    if (field in body) Object.assign(next, { [field]: body[field] });
+  }
+  if ('filter_rules' in body) {
+    const rules = body.filter_rules as { enabled?: boolean; groups: { logic?: string; rules: { field: string; operator: string; value?: unknown }[] }[] } | null;
+    next.filter_rules =
+      rules === null
+        ? null
+        : {
+            enabled: rules.enabled ?? true,
+            groups: rules.groups.map((g) => ({
+              logic: g.logic ?? 'and',
+              rules: g.rules.map((r) => (r.value === undefined ? { field: r.field, operator: r.operator } : { field: r.field, operator: r.operator, value: r.value })),
+            })),
+          };
+  }
+  for (const [key, value] of Object.entries((body.config as Config | undefined) ?? {})) {
+    const old = model.config[key];
+    if (typeof value === 'object') {
+      const oldHeaders = typeof old === 'object' ? old : {};
+      next.config[key] = Object.fromEntries(
+        Object.entries(value).map(([name, v]) => {
+          const before = Object.hasOwn(oldHeaders, name) ? oldHeaders[name] : undefined;
+          return [name, before !== undefined && v === mask(before) ? before : v];
+        }),
+      );
+    } else {
+      next.config[key] = secrets.has(key) && typeof old === 'string' && value === mask(old) ? old : value;
+    }
+  }
+  return next;
+}
+
+function shown(model: ModelState, secrets: Set<string>) {
+  const config = Object.fromEntries(
+    Object.entries(model.config).map(([key, value]) => [
+      key,
+      typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([n, v]) => [n, mask(v)])) : secrets.has(key) ? mask(value) : value,
+    ]),
+  );
+  return { ...model, config };
+}
+
+describe('state properties over sequences of PATCHes', () => {
+  it('ends where the model of the same sequence ends, and never stores a masked value', async () => {
+    const ECHO_MASKS = 'send every secret back as its mask';
+    const scenario = fc
+      .constantFrom('langfuse', 'webhook', 's3', 'newrelic', 'snowflake')
+      .chain((type) => fc.record({ type: fc.constant(type), steps: fc.array(fc.oneof({ weight: 5, arbitrary: validUpdateBody(type) }, { weight: 1, arbitrary: fc.constant(ECHO_MASKS) }), { minLength: 5, maxLength: 10 }) }));
+    let requests = 0;
+    await fc.assert(
+      fc.asyncProperty(scenario, async ({ type, steps }) => {
+        const secrets = secretKeysOf(type);
+        const created = await createDestination(server.store, destinationTypes, { workspaceId: workspace.id, type, name: 'Model', config: sampleConfig(type) }, server.clock.now());
+        let model: ModelState = { ...created.state, config: { ...created.state.config } } as ModelState;
+        for (const step of steps) {
+          const body =
+            step === ECHO_MASKS
+              ? { config: Object.fromEntries(Object.entries(model.config).map(([k, v]) => [k, typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([n, hv]) => [n, mask(hv)])) : secrets.has(k) ? mask(v) : v])) }
+              : step;
+          requests += 1;
+          const answer = await send({ method: 'PATCH', path: `/api/v1/observability/destinations/${created.id}`, body: JSON.stringify(body), expected: [200], successSchema: 'ObservabilityDestinationResponse' });
+          expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+          model = applyToModel(model, body as Record<string, unknown>, secrets);
+          expect((answer.body as { data: unknown }).data).toMatchObject(shown(model, secrets));
+        }
+        const stored = await server.store.destinations.find(workspace.id, created.id);
+        expect(stored?.state).toEqual(model);
+        for (const [key, value] of Object.entries(stored?.state.config ?? {})) {
+          const values = typeof value === 'object' ? Object.values(value) : secrets.has(key) ? [value] : [];
+          for (const secret of values) expect(looksMasked(secret), `${key} stored as ${secret}`).toBe(false);
+        }
+      }),
+      params(400),
+    );
+    expect(requests).toBeGreaterThanOrEqual(RUNS);
+  });
+});
+
+describe('authorization variants', () => {
+  function rawGet(headers: Record<string, string | Buffer>): Promise<number> {
+    const url = new URL(`${server.baseUrl}/api/v1/presets/support-agent/versions`);
+    return new Promise((resolve, reject) => {
+      const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'GET', headers: headers as Record<string, string> }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  it.each([
+    ['missing header', () => ({}), 401],
+    ['Basic scheme', () => ({ authorization: 'Basic dXNlcjpwYXNz' }), 401],
+    ['Token scheme', () => ({ authorization: `Token ${workspace.standardKey}` }), 401],
+    ['key without a scheme', () => ({ authorization: workspace.standardKey }), 401],
+    ['lower-case bearer', () => ({ authorization: `bearer ${workspace.standardKey}` }), 200],
+    ['extra spaces after the scheme', () => ({ authorization: `Bearer    ${workspace.standardKey}` }), 200],
+    ['trailing spaces', () => ({ authorization: `Bearer ${workspace.standardKey}   ` }), 200],
+    ['a tab instead of a space', () => ({ authorization: `Bearer\t${workspace.standardKey}` }), 401],
+    ['empty token', () => ({ authorization: 'Bearer ' }), 401],
+    ['10 KB token', () => ({ authorization: `Bearer sk-or-v1-${'a'.repeat(10 * 1024)}` }), 401],
+    ['non-ASCII token', () => ({ authorization: Buffer.from(`Bearer sk-or-v1-${'é'.repeat(32)}`, 'utf8').toString('latin1') }), 401],
+    ['a key of another workspace, on this workspace\'s preset', () => ({ authorization: `Bearer ${otherWorkspace.standardKey}` }), 404],
+  ])('%s', async (_name, headers, expected) => {
+    expect(await rawGet(headers())).toBe(expected);
+  });
+
+  it('refuses a disabled and an expired key', async () => {
+    const now = server.clock.now();
+    const disabled = await createKey(server.store, { workspaceId: workspace.id, name: 'Off', kind: 'standard', disabled: true }, now);
+    const expired = await createKey(server.store, { workspaceId: workspace.id, name: 'Old', kind: 'standard', expiresAt: '2020-01-01T00:00:00Z' }, now);
+    expect(await rawGet({ authorization: `Bearer ${disabled.rawKey}` })).toBe(401);
+    expect(await rawGet({ authorization: `Bearer ${expired.rawKey}` })).toBe(401);
+  });
+});
+
+describe('volume', () => {
+  it(`sent at least ${RUNS} generated requests per property`, () => {
+    expect(sent).toBeGreaterThanOrEqual(RUNS * 5);
+  });
+});

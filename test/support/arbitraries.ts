@@ -1,0 +1,122 @@
+// fast-check arbitraries built from the schemas of openapi.yaml, read at test time: what a
+// schema allows is what gets generated. The only hand-written knowledge is below, in
+// `semanticRules`: the rules the spec states in prose that a JSON Schema cannot express.
+import fc from 'fast-check';
+import type { JsonObject } from '../../server/spec.js';
+import { spec } from './spec.js';
+
+type Schema = JsonObject;
+
+export interface GenerationOptions {
+  /** Replaces the schema a `$ref` names, by component name. */
+  overrides?: Record<string, fc.Arbitrary<unknown>>;
+  /** How strings marked `x-secret` are generated. */
+  secret?: fc.Arbitrary<string>;
+}
+
+function resolveRef(ref: string): { name: string; schema: Schema } {
+  const name = ref.replace('#/components/schemas/', '');
+  const schema = spec.components.schemas[name];
+  if (!schema) throw new Error(`unresolved ${ref}`);
+  return { name, schema };
+}
+
+function isSecret(schema: Schema): boolean {
+  return schema['x-secret'] === true;
+}
+
+const text = (minLength: number, maxLength: number) =>
+  fc.string({ unit: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789-_./:') }, { weight: 1, arbitrary: fc.constantFrom('é', 'ß', '中', '🙂', ' ', '"', '\\') }), minLength, maxLength });
+
+function stringArbitrary(schema: Schema, options: GenerationOptions): fc.Arbitrary<string> {
+  if (isSecret(schema) && options.secret) return options.secret;
+  if (schema.format === 'uuid') return fc.uuid();
+  if (typeof schema.pattern === 'string') return fc.stringMatching(new RegExp(schema.pattern));
+  const minLength = (schema.minLength as number | undefined) ?? 0;
+  const maxLength = Math.min((schema.maxLength as number | undefined) ?? 40, minLength + 40);
+  return fc.oneof(text(minLength, maxLength), fc.constant('x'.repeat(Math.max(minLength, (schema.maxLength as number | undefined) ?? minLength))));
+}
+
+function numberArbitrary(schema: Schema, integer: boolean): fc.Arbitrary<number> {
+  const min = (schema.minimum as number | undefined) ?? (integer ? -1_000_000 : -1e9);
+  const max = (schema.maximum as number | undefined) ?? (integer ? 1_000_000 : 1e9);
+  const inside = integer ? fc.integer({ min, max }) : fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
+  // The bounds themselves are where off-by-one mistakes live.
+  return fc.oneof({ weight: 1, arbitrary: fc.constantFrom(min, max) }, { weight: 4, arbitrary: inside });
+}
+
+function objectArbitrary(schema: Schema, options: GenerationOptions): fc.Arbitrary<unknown> {
+  const properties = (schema.properties as Record<string, Schema> | undefined) ?? {};
+  const required = (schema.required as string[] | undefined) ?? [];
+  const record = fc.record(
+    Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, arbitraryFor(value, options)])),
+    { requiredKeys: required.filter((key) => key in properties) },
+  );
+  const additional = schema.additionalProperties;
+  if (additional === undefined || additional === false || additional === true || Object.keys(properties).length > 0) return record;
+  const names = schema.propertyNames as Schema | undefined;
+  const keys = names?.pattern ? fc.stringMatching(new RegExp(names.pattern as string)).filter((k) => k.length <= 40) : text(1, 20);
+  return fc.dictionary(keys, arbitraryFor(additional as Schema, options), { maxKeys: 3 });
+}
+
+export function arbitraryFor(schema: Schema, options: GenerationOptions = {}): fc.Arbitrary<unknown> {
+  if (typeof schema.$ref === 'string') {
+    const { name, schema: target } = resolveRef(schema.$ref);
+    const override = options.overrides?.[name];
+    return override ?? arbitraryFor({ ...target, ...(isSecret(schema) && { 'x-secret': true }) }, options);
+  }
+  const alternatives = (schema.oneOf ?? schema.anyOf) as Schema[] | undefined;
+  if (alternatives) return fc.oneof(...alternatives.map((alternative) => arbitraryFor(alternative, options)));
+  if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
+  if (Array.isArray(schema.type)) return fc.oneof(...(schema.type as string[]).map((type) => arbitraryFor({ ...schema, type, enum: undefined }, options)));
+  switch (schema.type) {
+    case 'null':
+      return fc.constant(null);
+    case 'boolean':
+      return fc.boolean();
+    case 'integer':
+      return numberArbitrary(schema, true);
+    case 'number':
+      return numberArbitrary(schema, false);
+    case 'string':
+      return stringArbitrary(schema, options);
+    case 'array':
+      return fc.array(arbitraryFor(schema.items as Schema, options), {
+        minLength: (schema.minItems as number | undefined) ?? 0,
+        maxLength: Math.min((schema.maxItems as number | undefined) ?? 4, 4),
+      });
+    case 'object':
+      return objectArbitrary(schema, options);
+    default:
+      throw new Error(`no generator for schema ${JSON.stringify(schema).slice(0, 200)}`);
+  }
+}
+
+/** The schema of a component, with its `required` list dropped: a partial update of it. */
+export function partialOf(componentName: string): Schema {
+  const schema = spec.components.schemas[componentName];
+  if (!schema) throw new Error(`no component ${componentName}`);
+  return { ...schema, required: [] };
+}
+
+export function configSchemaName(destinationType: string): string {
+  const found = Object.entries(spec.components.schemas).find(([, schema]) => schema['x-destination-type'] === destinationType);
+  if (!found) throw new Error(`no config schema for ${destinationType}`);
+  return found[0];
+}
+
+type Rule = { field: string; operator: string; value?: string | number };
+
+/** What the spec says in prose about filter rules, which the schema cannot say. */
+export const semanticRules = {
+  filterRule(rule: Rule): Rule {
+    const { field, operator } = rule;
+    if (operator === 'exists' || operator === 'not_exists') return { field, operator };
+    if (['gt', 'lt', 'gte', 'lte'].includes(operator)) return { field, operator, value: typeof rule.value === 'number' ? rule.value : 1 };
+    if (['contains', 'not_contains', 'starts_with', 'ends_with'].includes(operator)) return { field, operator, value: typeof rule.value === 'string' ? rule.value : 'x' };
+    if (operator === 'regex') return { field, operator, value: String(rule.value ?? '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&') };
+    return { field, operator, value: rule.value ?? 'x' };
+  },
+  /** A secret must not have the shape of a mask (it would be refused, as documented). */
+  secret: text(1, 60).filter((value) => !value.includes('...') && !/^\*+$/.test(value)),
+};
