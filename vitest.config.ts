@@ -1,10 +1,32 @@
 import { defineConfig } from 'vitest/config';
 
+// The store and server suites run on SQLite always, and again on PostgreSQL when
+// TEST_POSTGRES_URL names a server where the tests may create and drop databases.
+const postgresSuites = [
+  'test/server/keys.test.ts',
+  'test/server/destinations.test.ts',
+  'test/server/presets.test.ts',
+  'test/server/errors.test.ts',
+  'test/client/server.test.ts',
+  'test/conformance/properties.test.ts',
+  'test/postgres/**/*.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     environment: 'node',
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    projects: [
+      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['test/postgres/**'] } },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: process.env.TEST_POSTGRES_URL ? postgresSuites : ['test/postgres/availability.test.ts'],
+          env: { TEST_DATABASE: 'postgres' },
+        },
+      },
+    ],
   },
 });

@@ -9,6 +9,8 @@ export interface Config {
   port: number;
   nodeEnv: string;
   logLevel: string;
+  /** PostgreSQL connections per process. */
+  databasePoolSize: number;
   /** 32-byte key for AES-256-GCM of the secrets at rest. */
   secretsKey: Buffer;
   /** Response validation against openapi.yaml: on in development and tests, off in production. */
@@ -26,6 +28,13 @@ function parsePort(value: string | undefined): number {
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(value)}`);
   return port;
+}
+
+function parsePositiveInteger(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new ConfigError(`${name} must be a positive integer, got ${JSON.stringify(value)}`);
+  return number;
 }
 
 export function decodeSecretsKey(value: string, source: string): Buffer {
@@ -63,6 +72,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, warn: (message:
     port: parsePort(env.PORT),
     nodeEnv,
     logLevel: env.LOG_LEVEL || 'info',
+    databasePoolSize: parsePositiveInteger(env.DATABASE_POOL_SIZE, 'DATABASE_POOL_SIZE', 10),
     secretsKey: resolveSecretsKey(env, databaseUrl, warn),
     validateResponses: nodeEnv !== 'production',
   };

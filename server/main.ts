@@ -34,7 +34,10 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env, (message) => console.warn(message));
   const logger = pino({ level: config.logLevel });
   const spec = loadSpec();
-  const store = await openStore(config.databaseUrl, createSecretBox(config.secretsKey));
+  const store = await openStore(config.databaseUrl, createSecretBox(config.secretsKey), {
+    poolSize: config.databasePoolSize,
+    onPoolError: (err) => logger.warn({ err }, 'idle database connection lost'),
+  });
 
   let demo: DemoSeed | undefined;
   if ((await store.workspaces.count()) === 0) demo = await seedDemo(store, loadDestinationTypeRules(spec), systemClock());

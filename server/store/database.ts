@@ -1,12 +1,24 @@
-// Opens the database named by DATABASE_URL: embedded SQLite (`sqlite:<path>`, `sqlite::memory:`).
+// Opens the database named by DATABASE_URL: embedded SQLite (`sqlite:<path>`, `sqlite::memory:`)
+// or PostgreSQL (`postgres://...`), behind the same Kysely interface.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, SqliteDialect, type LogConfig } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type LogConfig } from 'kysely';
+import pg from 'pg';
 import type { Database } from './schema.js';
 import { SqliteBooleanPlugin } from './sqlite-boolean-plugin.js';
 
-export type DatabaseLocation = { kind: 'sqlite'; filename: string };
+export type DatabaseLocation = { kind: 'sqlite'; filename: string } | { kind: 'postgres'; url: string };
+
+export interface DatabaseOptions {
+  log?: LogConfig;
+  /** PostgreSQL connections per process. */
+  poolSize?: number;
+  /** How long a request waits for a PostgreSQL connection before the database counts as unreachable. */
+  connectTimeoutMs?: number;
+  /** Reports errors of idle pooled connections (a restarted database, a dropped link). */
+  onPoolError?: (err: Error) => void;
+}
 
 export function parseDatabaseUrl(url: string): DatabaseLocation {
   if (url.startsWith('sqlite:')) {
@@ -14,10 +26,26 @@ export function parseDatabaseUrl(url: string): DatabaseLocation {
     if (filename === '') throw new Error('DATABASE_URL sqlite: needs a path, or :memory:');
     return { kind: 'sqlite', filename };
   }
-  throw new Error(`DATABASE_URL must start with sqlite: (got ${url.split(':')[0]}:)`);
+  if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url };
+  throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got ${url.split(':')[0]}:)`);
 }
 
-export function openDatabase(location: DatabaseLocation, options: { log?: LogConfig } = {}): Kysely<Database> {
+// PostgreSQL counts (bigint) and numerics come back as strings; the store converts where it reads them.
+export function openDatabase(location: DatabaseLocation, options: DatabaseOptions = {}): Kysely<Database> {
+  const { log } = options;
+  if (location.kind === 'postgres') {
+    const pool = new pg.Pool({
+      connectionString: location.url,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 1000,
+    });
+    // A connection that drops emits 'error' on its client; with no listener that would crash the
+    // process. The pool listens on idle clients only, so every client gets a listener of its own.
+    const onError = options.onPoolError ?? (() => undefined);
+    pool.on('error', onError);
+    pool.on('connect', (client) => client.on('error', onError));
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log && { log }) });
+  }
   if (location.filename !== ':memory:') mkdirSync(dirname(location.filename), { recursive: true });
   const sqlite = new SqliteDatabase(location.filename);
   sqlite.pragma('journal_mode = WAL');
@@ -25,13 +53,19 @@ export function openDatabase(location: DatabaseLocation, options: { log?: LogCon
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), plugins: [new SqliteBooleanPlugin()], ...options });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), plugins: [new SqliteBooleanPlugin()], ...(log && { log }) });
 }
 
 const UNAVAILABLE_SQLITE_CODES = /^SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR|FULL|READONLY|NOTADB|CORRUPT)/;
+// Node's socket errors, and PostgreSQL's connection exceptions (08), too many connections (53300),
+// shutdown and recovery (57P01-57P03).
+const UNAVAILABLE_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN', '53300', '57P01', '57P02', '57P03']);
+const UNAVAILABLE_MESSAGES = /timeout exceeded when trying to connect|Connection terminated|connection.*(closed|ended)|Client has encountered a connection error/i;
 
 /** Whether an error means the database cannot serve now (as opposed to a bug in a query). */
 export function isDatabaseUnavailable(err: unknown): boolean {
-  const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
-  return typeof code === 'string' && UNAVAILABLE_SQLITE_CODES.test(code);
+  if (typeof err !== 'object' || err === null) return false;
+  const { code, message } = err as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && (UNAVAILABLE_SQLITE_CODES.test(code) || UNAVAILABLE_NETWORK_CODES.has(code) || code.startsWith('08'))) return true;
+  return typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message);
 }

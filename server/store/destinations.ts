@@ -28,7 +28,7 @@ function parseJson<T>(text: string | null): T | null {
   return text === null ? null : (JSON.parse(text) as T);
 }
 
-export function destinationStore(db: Kysely<Database>, secrets: SecretBox) {
+export function destinationStore(db: Kysely<Database>, secrets: SecretBox, { lockForUpdate }: { lockForUpdate: boolean }) {
   function fromRow(row: DestinationRow): StoredDestination {
     return {
       id: row.id,
@@ -98,7 +98,13 @@ export function destinationStore(db: Kysely<Database>, secrets: SecretBox) {
       decide: (current: StoredDestination) => DestinationDecision<T>,
     ): Promise<{ destination: StoredDestination; result: T } | undefined> {
       return db.transaction().execute(async (trx) => {
-        const row = await trx.selectFrom('destinations').selectAll().where('id', '=', id).where('workspace_id', '=', workspaceId).executeTakeFirst();
+        const row = await trx
+          .selectFrom('destinations')
+          .selectAll()
+          .where('id', '=', id)
+          .where('workspace_id', '=', workspaceId)
+          .$if(lockForUpdate, (query) => query.forUpdate())
+          .executeTakeFirst();
         if (!row) return undefined;
         const current = fromRow(row);
         const { result, next } = decide(current);

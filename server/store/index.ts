@@ -3,13 +3,14 @@ import { sql, type Kysely } from 'kysely';
 import { destinationStore } from './destinations.js';
 import { keyStore } from './keys.js';
 import { migrateToLatest } from './migrations.js';
-import { openDatabase, parseDatabaseUrl } from './database.js';
+import { openDatabase, parseDatabaseUrl, type DatabaseLocation, type DatabaseOptions } from './database.js';
 import { presetStore } from './presets.js';
 import type { SecretBox } from '../domain/secrets.js';
 import type { Database } from './schema.js';
 import { workspaceStore } from './workspaces.js';
 
 export interface Store {
+  readonly dialect: DatabaseLocation['kind'];
   readonly workspaces: ReturnType<typeof workspaceStore>;
   readonly keys: ReturnType<typeof keyStore>;
   readonly destinations: ReturnType<typeof destinationStore>;
@@ -19,11 +20,13 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export function createStore(db: Kysely<Database>, secrets: SecretBox): Store {
+export function createStore(db: Kysely<Database>, secrets: SecretBox, dialect: DatabaseLocation['kind'] = 'sqlite'): Store {
   return {
+    dialect,
     workspaces: workspaceStore(db),
     keys: keyStore(db),
-    destinations: destinationStore(db, secrets),
+    // SQLite has one writer at a time; PostgreSQL needs the row locked for the read-modify-write.
+    destinations: destinationStore(db, secrets, { lockForUpdate: dialect === 'postgres' }),
     presets: presetStore(db),
     async ping() {
       await sql`select 1`.execute(db);
@@ -35,8 +38,14 @@ export function createStore(db: Kysely<Database>, secrets: SecretBox): Store {
 }
 
 /** Opens the database of DATABASE_URL, brings its schema up to date and returns the store. */
-export async function openStore(databaseUrl: string, secrets: SecretBox): Promise<Store> {
-  const db = openDatabase(parseDatabaseUrl(databaseUrl));
-  await migrateToLatest(db);
-  return createStore(db, secrets);
+export async function openStore(databaseUrl: string, secrets: SecretBox, options: DatabaseOptions = {}): Promise<Store> {
+  const location = parseDatabaseUrl(databaseUrl);
+  const db = openDatabase(location, options);
+  try {
+    await migrateToLatest(db);
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+  return createStore(db, secrets, location.kind);
 }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigValues } from '../../server/domain/destination-types.js';
 import { createDestination, type NewDestinationInput } from '../../server/provisioning.js';
 import { boundaryCases } from '../support/boundaries.js';
+import { rawRows, testDatabaseKind } from '../support/database.js';
 import { call, createWorkspace, destinationTypes, startTestServer, type TestServer, type Workspace } from '../support/server.js';
 
 let server: TestServer;
@@ -17,8 +18,8 @@ const SECRET_KEY = 'sk-lf-0b7e2f4c9a1d4e6b8c3f5a7d9e1b2c4d';
 const LANGFUSE_CONFIG = { baseUrl: 'https://cloud.langfuse.com', publicKey: PUBLIC_KEY, secretKey: SECRET_KEY };
 
 beforeAll(async () => {
-  // A database file, so that a test can read what is really at rest.
-  server = await startTestServer({ databaseUrl: `sqlite:${join(dataDir, 'api.db')}` });
+  // On SQLite, a database file, so that a test can read what is really at rest.
+  server = await startTestServer(testDatabaseKind === 'sqlite' ? { databaseUrl: `sqlite:${join(dataDir, 'api.db')}` } : {});
   workspace = await createWorkspace(server.store, server.clock.now());
   otherWorkspace = await createWorkspace(server.store, server.clock.now(), 'Other workspace');
 });
@@ -190,13 +191,19 @@ describe('updateObservabilityDestination', () => {
       }
     });
 
-    it('encrypts secrets at rest: the database file holds no secret in clear', async () => {
+    it('encrypts secrets at rest: what the database holds has no secret in clear', async () => {
       const destination = await newDestination({ config: { ...LANGFUSE_CONFIG, secretKey: 'sk-lf-PLAINTEXT-CANARY-7f3a9c' } });
       await patch(destination.id, { config: { publicKey: 'pk-lf-ANOTHER-CANARY-51e2d8' } });
-      const files = readdirSync(dataDir).filter((name) => name.startsWith('api.db'));
-      expect(files.length).toBeGreaterThan(0);
-      for (const file of files) {
-        const bytes = readFileSync(join(dataDir, file)).toString('latin1');
+      const atRest: string[] = [];
+      if (testDatabaseKind === 'sqlite') {
+        const files = readdirSync(dataDir).filter((name) => name.startsWith('api.db'));
+        expect(files.length).toBeGreaterThan(0);
+        for (const file of files) atRest.push(readFileSync(join(dataDir, file)).toString('latin1'));
+      } else {
+        atRest.push(JSON.stringify(await rawRows(server.databaseUrl, 'destinations')));
+        expect(atRest[0]).toContain(destination.id);
+      }
+      for (const bytes of atRest) {
         expect(bytes).not.toContain('PLAINTEXT-CANARY');
         expect(bytes).not.toContain('ANOTHER-CANARY');
       }

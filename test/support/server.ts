@@ -11,6 +11,7 @@ import { createSecretBox, type SecretBox } from '../../server/domain/secrets.js'
 import { createKey } from '../../server/provisioning.js';
 import { loadSpec } from '../../server/spec.js';
 import { openStore, type Store } from '../../server/store/index.js';
+import { createTestDatabase } from './database.js';
 
 export const spec = loadSpec();
 export const destinationTypes = loadDestinationTypeRules(spec);
@@ -31,6 +32,7 @@ export interface LogEntry {
 
 export interface TestServer {
   baseUrl: string;
+  databaseUrl: string;
   store: Store;
   clock: TestClock;
   secrets: SecretBox;
@@ -50,7 +52,8 @@ export interface TestServerOptions {
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const secrets = createSecretBox(randomBytes(32));
-  const realStore = await openStore(options.databaseUrl ?? 'sqlite::memory:', secrets);
+  const database = options.databaseUrl ? { url: options.databaseUrl, drop: async () => undefined } : await createTestDatabase();
+  const realStore = await openStore(database.url, secrets);
   const store = options.store ? options.store(realStore) : realStore;
   const clock = new TestClock(new Date(options.now ?? '2026-11-18T12:00:00.000Z'));
   const logs: LogEntry[] = [];
@@ -67,6 +70,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    databaseUrl: database.url,
     store,
     clock,
     secrets,
@@ -76,6 +80,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await realStore.close();
+      await database.drop();
     },
   };
 }

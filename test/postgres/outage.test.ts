@@ -1,0 +1,89 @@
+// While PostgreSQL is unreachable (a TCP proxy the test controls is cut), requests get 503 with
+// Retry-After within a second and /readyz says not ready; service resumes by itself.
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresDatabase, type TestDatabase } from '../support/database.js';
+import { call, createWorkspace, startTestServer, type TestServer, type Workspace } from '../support/server.js';
+
+class TcpProxy {
+  private server: Server | undefined;
+  private readonly sockets = new Set<Socket>();
+  port = 0;
+
+  constructor(private readonly target: { host: string; port: number }) {}
+
+  async start(): Promise<void> {
+    this.server = createServer((client) => {
+      const upstream = connect(this.target.port, this.target.host);
+      for (const socket of [client, upstream]) {
+        this.sockets.add(socket);
+        socket.on('close', () => this.sockets.delete(socket));
+        socket.on('error', () => undefined);
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => this.server?.listen(this.port, '127.0.0.1', resolve));
+    this.port = (this.server.address() as { port: number }).port;
+  }
+
+  /** Refuses new connections and cuts the open ones. */
+  async stop(): Promise<void> {
+    const closed = new Promise((resolve) => this.server?.close(resolve));
+    for (const socket of this.sockets) socket.destroy();
+    await closed;
+  }
+}
+
+let database: TestDatabase;
+let proxy: TcpProxy;
+let server: TestServer;
+let workspace: Workspace;
+
+beforeAll(async () => {
+  database = await createPostgresDatabase();
+  const direct = new URL(database.url);
+  proxy = new TcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+  await proxy.start();
+  const viaProxy = new URL(database.url);
+  viaProxy.hostname = '127.0.0.1';
+  viaProxy.port = String(proxy.port);
+  server = await startTestServer({ databaseUrl: viaProxy.toString() });
+  workspace = await createWorkspace(server.store, server.clock.now());
+});
+
+afterAll(async () => {
+  await server?.close();
+  await proxy?.stop();
+  await database?.drop();
+});
+
+const listVersions = () => call(server, 'GET', '/api/v1/presets/none/versions', { key: workspace.standardKey });
+
+describe('database outage', () => {
+  it('answers 503 with Retry-After within 1 s while the database is unreachable, then recovers by itself', async () => {
+    expect((await listVersions()).status).toBe(404);
+    expect((await call(server, 'GET', '/readyz')).status).toBe(200);
+
+    await proxy.stop();
+    for (let i = 0; i < 3; i++) {
+      const started = performance.now();
+      const response = await listVersions();
+      const elapsed = performance.now() - started;
+      expect(response.status).toBe(503);
+      expect(response.body.error.code).toBe(503);
+      expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(elapsed).toBeLessThan(1000);
+    }
+    expect((await call(server, 'GET', '/readyz')).status).toBe(503);
+    expect(server.serverErrors()).toEqual([]);
+
+    await proxy.start();
+    let recovered = false;
+    for (let attempt = 0; attempt < 50 && !recovered; attempt++) {
+      recovered = (await listVersions()).status === 404;
+      if (!recovered) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(recovered).toBe(true);
+    expect((await call(server, 'GET', '/readyz')).status).toBe(200);
+  }, 30_000);
+});
