@@ -53,7 +53,37 @@ export function openDatabase(location: DatabaseLocation, options: DatabaseOption
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), plugins: [new SqliteBooleanPlugin()], ...(log && { log }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), plugins: [new SqliteBooleanPlugin()], ...(log && { log }) });
+}
+
+const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * Kysely prepares every query anew, and preparing is the largest cost of a small query on
+ * better-sqlite3. The server runs a small fixed set of queries, so their statements are kept,
+ * the least recently used dropped first past a bound.
+ */
+function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDatabase.Database {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return new Proxy(sqlite, {
+    get(target, property) {
+      if (property === 'prepare') {
+        return (source: string) => {
+          let statement = statements.get(source);
+          if (statement) {
+            statements.delete(source);
+          } else {
+            statement = target.prepare(source);
+            if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value ?? '');
+          }
+          statements.set(source, statement);
+          return statement;
+        };
+      }
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 const UNAVAILABLE_SQLITE_CODES = /^SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR|FULL|READONLY|NOTADB|CORRUPT)/;
