@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { createApiClient } from '../client/index.js';
 import { createApp } from '../server/app.js';
+import { UNREACHABLE_RATE_LIMIT } from '../server/rate-limit.js';
 import { createSecretBox } from '../server/domain/secrets.js';
 import { createKey } from '../server/provisioning.js';
 import { loadSpec } from '../server/spec.js';
@@ -29,7 +30,7 @@ export async function measureClientOverhead({ calls, rounds }: { calls: number; 
   const workspace = await store.workspaces.create('Bench', new Date());
   const key = await createKey(store, { workspaceId: workspace.id, name: 'Bench', kind: 'management' }, new Date());
   // Production settings: requests validated, responses not.
-  const app = createApp({ store, clock: () => new Date(), logger: pino({ level: 'silent' }), spec: loadSpec(), validateResponses: false });
+  const app = createApp({ store, clock: () => new Date(), logger: pino({ level: 'silent' }), spec: loadSpec(), validateResponses: false, rateLimit: UNREACHABLE_RATE_LIMIT });
   const server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;

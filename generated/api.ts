@@ -469,7 +469,10 @@ export interface components {
         /** @description The body of every non-2xx response. */
         ErrorResponse: {
             error: {
-                /** @description The HTTP status of the response. */
+                /**
+                 * Format: int32
+                 * @description The HTTP status of the response.
+                 */
                 code: number;
                 /** @description What went wrong, for a person to read. */
                 message: string;
@@ -478,7 +481,7 @@ export interface components {
             };
         };
         ErrorMetadata: {
-            /** @description One entry per failing field. */
+            /** @description One entry per failing field (the first 100). */
             errors?: components["schemas"]["FieldError"][];
         } & {
             [key: string]: unknown;
@@ -492,14 +495,20 @@ export interface components {
         PresetVersionList: {
             /** @description One page of versions, ordered by `version` ascending. The element type admits null for compatibility with existing clients; this service never returns a null element. */
             data: (components["schemas"]["PresetVersion"] | null)[];
-            /** @description Number of versions of the preset, whatever the page. */
+            /**
+             * Format: int32
+             * @description Number of versions of the preset, whatever the page.
+             */
             total_count: number;
         };
         /** @description One stored version of a preset. */
         PresetVersion: {
             id: components["schemas"]["Uuid"];
             preset_id: components["schemas"]["Uuid"];
-            /** @description Version number, unique within the preset. */
+            /**
+             * Format: int32
+             * @description Version number, unique within the preset.
+             */
             version: number;
             config: components["schemas"]["PresetConfig"];
             /** @description Optional system prompt text. */
@@ -529,6 +538,8 @@ export interface components {
         /** @description The request is malformed or breaks a constraint; `metadata.errors` names each failing field. */
         BadRequest: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -554,6 +565,8 @@ export interface components {
         /** @description The bearer key is missing, malformed, unknown, disabled or expired. */
         Unauthorized: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                 [name: string]: unknown;
             };
@@ -573,6 +586,8 @@ export interface components {
         /** @description The key is valid but its kind may not call this operation (a management key is needed). */
         Forbidden: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -591,6 +606,8 @@ export interface components {
         /** @description No such object in the caller's workspace. */
         NotFound: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -609,6 +626,8 @@ export interface components {
         /** @description `If-Match` does not match the current `ETag`; nothing was changed. */
         PreconditionFailed: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -627,6 +646,8 @@ export interface components {
         /** @description The request body is larger than 100 KB. */
         PayloadTooLarge: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -645,6 +666,8 @@ export interface components {
         /** @description The request body is not `application/json`. */
         UnsupportedMediaType: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -663,6 +686,8 @@ export interface components {
         /** @description Too many requests for this key; retry after `Retry-After` seconds. */
         TooManyRequests: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
@@ -732,9 +757,19 @@ export interface components {
         RetryAfter: number;
         /**
          * @description The authentication scheme to use.
-         * @example Bearer
+         * @example Bearer realm="api"
          */
         WWWAuthenticate: string;
+        /**
+         * @description Quota left for the calling key in the current window (IETF RateLimit header fields, draft 8): `"<policy>"; r=<remaining>; t=<seconds until reset>`.
+         * @example "per-key"; r=118; t=42
+         */
+        RateLimit: string;
+        /**
+         * @description The rate-limit policy of the calling key: `"<policy>"; q=<requests>; w=<window seconds>`.
+         * @example "per-key"; q=600; w=60
+         */
+        RateLimitPolicy: string;
     };
     pathItems: never;
 }
@@ -758,6 +793,8 @@ export interface operations {
             /** @description The key. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -801,6 +838,8 @@ export interface operations {
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -848,6 +887,8 @@ export interface operations {
             /** @description One page of versions. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,7 +1,9 @@
 // createApp(deps): middleware, validation against openapi.yaml, routes and the error handler.
 // No I/O happens at import; everything the app touches is injected.
+import cors from 'cors';
 import express, { type Express } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
+import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { authenticate } from './auth.js';
 import { loadDestinationTypeRules } from './domain/destination-types.js';
@@ -9,6 +11,8 @@ import type { Clock } from './domain/time.js';
 import { errorHandler, notFoundHandler, RETRY_AFTER_SECONDS, sendError } from './errors.js';
 import { destinationsRouter } from './routes/destinations.js';
 import { keysRouter } from './routes/keys.js';
+import { rateLimitPerKey, type RateLimitOptions } from './rate-limit.js';
+import { requestLog } from './request-log.js';
 import { presetsRouter } from './routes/presets.js';
 import { specPath, type OpenApiDocument } from './spec.js';
 import { strictQueryIntegers } from './strict-query.js';
@@ -24,11 +28,25 @@ export interface AppDeps {
   spec: OpenApiDocument;
   /** Check every response against the spec (development and tests); requests are always checked. */
   validateResponses: boolean;
+  rateLimit: RateLimitOptions;
+  /** Origins allowed by CORS; CORS stays off when empty. */
+  corsOrigins?: string[];
 }
 
-export function createApp({ store, clock, logger, spec, validateResponses }: AppDeps): Express {
+const CORS_OPTIONS = {
+  methods: ['GET', 'PATCH'],
+  allowedHeaders: ['Authorization', 'Content-Type', 'If-Match', 'X-Request-Id'],
+  exposedHeaders: ['ETag', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id'],
+  maxAge: 600,
+};
+
+export function createApp({ store, clock, logger, spec, validateResponses, rateLimit, corsOrigins = [] }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  app.use(requestLog(logger));
+  // A JSON API serves no documents: nothing may be loaded, framed or sniffed from its answers.
+  app.use(helmet({ contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } } }));
+  if (corsOrigins.length > 0) app.use(cors({ ...CORS_OPTIONS, origin: corsOrigins }));
   app.set('etag', false);
   // Express 5 parses query strings simply by default; the validator expects the extended parser.
   app.set('query parser', 'extended');
@@ -67,7 +85,7 @@ export function createApp({ store, clock, logger, spec, validateResponses }: App
   );
 
   const routeDeps = { store, clock, destinationTypes: loadDestinationTypeRules(spec) };
-  app.use(API_PREFIX, authenticate(store, clock), keysRouter(routeDeps), destinationsRouter(routeDeps), presetsRouter(routeDeps));
+  app.use(API_PREFIX, authenticate(store, clock), rateLimitPerKey(rateLimit), keysRouter(routeDeps), destinationsRouter(routeDeps), presetsRouter(routeDeps));
 
   app.use(notFoundHandler);
   app.use(errorHandler(logger));

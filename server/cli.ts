@@ -27,8 +27,10 @@ Commands:
   add-preset-version --workspace ID --slug S --config JSON --creator-id U [--system-prompt P]
   record-usage --key-hash H --amount X [--byok] [--at ISO]
   seed --demo [--json]            Create a demo workspace with keys, a destination and a preset.
+  rotate-secrets-key              Re-encrypt every secret under SECRETS_KEY; values sealed under
+                                  SECRETS_KEY_PREVIOUS (comma-separated) are read, then resealed.
 
-Environment: DATABASE_URL (default sqlite:./data/api.db), SECRETS_KEY.`;
+Environment: DATABASE_URL (default sqlite:./data/api.db), SECRETS_KEY, SECRETS_KEY_PREVIOUS.`;
 
 class UsageError extends Error {}
 
@@ -162,6 +164,8 @@ async function run(command: string, values: Record<string, unknown>, store: Stor
       await recordUsage(store, { keyHash: required(values, 'key-hash'), amount, byok: values.byok === true, at });
       return { recorded: amount, byok: values.byok === true, at: at.toISOString() };
     }
+    case 'rotate-secrets-key':
+      return store.destinations.resealAll();
     case 'seed': {
       if (values.demo !== true) throw new UsageError('seed needs --demo');
       return seedDemo(store, loadDestinationTypeRules(loadSpec()), now);
@@ -191,7 +195,7 @@ async function main(argv: string[]): Promise<number> {
     console.error(err instanceof ConfigError ? `Configuration error: ${err.message}` : err);
     return 1;
   }
-  const store = await openStore(config.databaseUrl, createSecretBox(config.secretsKey));
+  const store = await openStore(config.databaseUrl, createSecretBox(config.secretsKey, config.previousSecretsKeys));
   try {
     const result = await run(command, parsed.values, store);
     console.log(JSON.stringify(result, null, parsed.values.json || command !== 'seed' ? undefined : 2));

@@ -13,6 +13,14 @@ export interface Config {
   databasePoolSize: number;
   /** 32-byte key for AES-256-GCM of the secrets at rest. */
   secretsKey: Buffer;
+  /** Keys of before a rotation: they open what they sealed, and seal nothing. */
+  previousSecretsKeys: Buffer[];
+  rateLimit: { windowMs: number; limit: number };
+  /** Shared rate-limit counters for several instances; memory when absent. */
+  redisUrl: string | undefined;
+  /** Origins allowed by CORS; none (CORS off) when empty. */
+  corsOrigins: string[];
+  http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
   /** Response validation against openapi.yaml: on in development and tests, off in production. */
   validateResponses: boolean;
 }
@@ -73,6 +81,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, warn: (message:
     nodeEnv,
     logLevel: env.LOG_LEVEL || 'info',
     databasePoolSize: parsePositiveInteger(env.DATABASE_POOL_SIZE, 'DATABASE_POOL_SIZE', 10),
+    previousSecretsKeys: (env.SECRETS_KEY_PREVIOUS ?? '')
+      .split(',')
+      .filter((value) => value.trim() !== '')
+      .map((value) => decodeSecretsKey(value, 'SECRETS_KEY_PREVIOUS')),
+    rateLimit: {
+      windowMs: parsePositiveInteger(env.RATE_LIMIT_WINDOW_MS, 'RATE_LIMIT_WINDOW_MS', 60_000),
+      limit: parsePositiveInteger(env.RATE_LIMIT_MAX, 'RATE_LIMIT_MAX', 600),
+    },
+    redisUrl: env.REDIS_URL || undefined,
+    corsOrigins: (env.CORS_ORIGINS ?? '')
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean),
+    http: {
+      headersTimeoutMs: parsePositiveInteger(env.HEADERS_TIMEOUT_MS, 'HEADERS_TIMEOUT_MS', 10_000),
+      requestTimeoutMs: parsePositiveInteger(env.REQUEST_TIMEOUT_MS, 'REQUEST_TIMEOUT_MS', 30_000),
+      keepAliveTimeoutMs: parsePositiveInteger(env.KEEP_ALIVE_TIMEOUT_MS, 'KEEP_ALIVE_TIMEOUT_MS', 5_000),
+    },
     secretsKey: resolveSecretsKey(env, databaseUrl, warn),
     validateResponses: nodeEnv !== 'production',
   };

@@ -23,14 +23,35 @@ export class ApiError extends Error {
 
 export const RETRY_AFTER_SECONDS = 1;
 
+// The envelope's own bounds (see ErrorResponse in openapi.yaml): whatever a request holds, the
+// answer stays small.
+const MAX_MESSAGE = 2048;
+const MAX_FIELD_TEXT = 512;
+const MAX_FIELD_ERRORS = 100;
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 3)}...`;
+}
+
+function boundedMetadata(metadata: ErrorMetadata | null): ErrorMetadata | null {
+  if (!metadata?.errors) return metadata;
+  return {
+    ...metadata,
+    errors: metadata.errors.slice(0, MAX_FIELD_ERRORS).map((e) => ({ path: clip(e.path, MAX_FIELD_TEXT), message: clip(e.message, MAX_FIELD_TEXT) })),
+  };
+}
+
 export function sendError(res: Response, status: number, message: string, metadata: ErrorMetadata | null = null): void {
-  const body: ErrorBody = { error: { code: status, message, metadata } };
+  const body: ErrorBody = { error: { code: status, message: clip(message, MAX_MESSAGE), metadata: boundedMetadata(metadata) } };
   // res.json, so that in development and tests error bodies are checked against the spec too.
   res.status(status).json(body);
 }
 
 function validationError(errors: FieldError[]): ApiError {
-  const summary = errors.slice(0, 3).map((e) => `${e.path} ${e.message}`).join('; ');
+  const summary = errors
+    .slice(0, 3)
+    .map((e) => `${clip(e.path, 200)} ${clip(e.message, 200)}`)
+    .join('; ');
   const more = errors.length > 3 ? ` (and ${errors.length - 3} more)` : '';
   return new ApiError(400, `Invalid request: ${summary}${more}`, { errors });
 }

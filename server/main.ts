@@ -9,6 +9,8 @@ import { createSecretBox } from './domain/secrets.js';
 import { systemClock } from './domain/time.js';
 import { loadSpec } from './spec.js';
 import { openStore } from './store/index.js';
+import { listen } from './http-server.js';
+import { connectRedisRateLimitStore } from './rate-limit.js';
 import { warmUp } from './warm-up.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -34,7 +36,7 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env, (message) => console.warn(message));
   const logger = pino({ level: config.logLevel });
   const spec = loadSpec();
-  const store = await openStore(config.databaseUrl, createSecretBox(config.secretsKey), {
+  const store = await openStore(config.databaseUrl, createSecretBox(config.secretsKey, config.previousSecretsKeys), {
     poolSize: config.databasePoolSize,
     onPoolError: (err) => logger.warn({ err }, 'idle database connection lost'),
   });
@@ -42,14 +44,20 @@ async function main(): Promise<void> {
   let demo: DemoSeed | undefined;
   if ((await store.workspaces.count()) === 0) demo = await seedDemo(store, loadDestinationTypeRules(spec), systemClock());
 
-  const app = createApp({ store, clock: systemClock, logger, spec, validateResponses: config.validateResponses });
+  const sharedLimits = config.redisUrl ? await connectRedisRateLimitStore(config.redisUrl) : undefined;
+  const app = createApp({
+    store,
+    clock: systemClock,
+    logger,
+    spec,
+    validateResponses: config.validateResponses,
+    rateLimit: { ...config.rateLimit, ...(sharedLimits && { store: sharedLimits.store }) },
+    corsOrigins: config.corsOrigins,
+  });
   await warmUp(app, spec);
 
-  const server = app.listen(config.port, config.host);
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
+  const http = await listen(app, config.host, config.port, config.http);
+  const server = http.server;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
@@ -63,12 +71,12 @@ async function main(): Promise<void> {
       process.exit(1);
     }, SHUTDOWN_GRACE_MS);
     force.unref();
-    server.close(async () => {
+    void http.drain().then(async () => {
       await store.close();
+      await sharedLimits?.close();
       logger.info('stopped');
       process.exit(0);
     });
-    server.closeIdleConnections();
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

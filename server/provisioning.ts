@@ -24,7 +24,18 @@ export interface NewKeyInput {
   creatorUserId?: string | null;
 }
 
+// The bounds openapi.yaml gives these fields in responses: what is provisioned must fit them.
+const MAX_NAME = 256;
+const MAX_IDENTIFIER = 256;
+const MAX_SYSTEM_PROMPT = 100_000;
+
+function checkLength(value: string | null | undefined, max: number, what: string): void {
+  if (value != null && (value.length === 0 || value.length > max)) throw new Error(`${what} must have 1 to ${max} characters`);
+}
+
 export async function createKey(store: Store, input: NewKeyInput, now: Date): Promise<{ rawKey: string; hash: string; id: string }> {
+  checkLength(input.name, MAX_NAME, 'name');
+  checkLength(input.creatorUserId, MAX_IDENTIFIER, 'creator_user_id');
   if (input.limit != null && !(input.limit >= 0)) throw new Error('limit must be a number >= 0');
   if (input.expiresAt != null && Number.isNaN(Date.parse(input.expiresAt))) throw new Error('expires_at must be an ISO 8601 timestamp');
   const key = generateApiKey();
@@ -59,6 +70,7 @@ export async function createDestination(
   input: NewDestinationInput,
   now: Date,
 ): Promise<StoredDestination> {
+  checkLength(input.name, MAX_NAME, 'name');
   const rules = destinationTypes.get(input.type as DestinationType);
   if (!rules) throw new Error(`unknown destination type ${input.type}; one of: ${[...destinationTypes.keys()].join(', ')}`);
   const errors: FieldError[] = rules.validate(input.config, '/config');
@@ -96,6 +108,9 @@ export async function addPresetVersion(
 ) {
   if (!SLUG_PATTERN.test(input.slug)) throw new Error('slug must be URL-safe: lower-case letters and digits, separated by - or _');
   if (input.config.model !== undefined && typeof input.config.model !== 'string') throw new Error('config.model must be a string');
+  checkLength(input.config.model, MAX_IDENTIFIER, 'config.model');
+  checkLength(input.creatorId, MAX_IDENTIFIER, 'creator_id');
+  checkLength(input.systemPrompt, MAX_SYSTEM_PROMPT, 'system_prompt');
   if (input.config.temperature !== undefined && typeof input.config.temperature !== 'number') throw new Error('config.temperature must be a number');
   return store.presets.addVersion(input.workspaceId, input.slug, { config: JSON.stringify(input.config), system_prompt: input.systemPrompt ?? null, creator_id: input.creatorId }, now);
 }

@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { createApp } from '../../server/app.js';
+import { UNREACHABLE_RATE_LIMIT } from '../../server/rate-limit.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { systemClock, utcDay } from '../../server/domain/time.js';
 import { addPresetVersion, createDestination, createKey } from '../../server/provisioning.js';
@@ -37,7 +38,7 @@ if (bigCount > 0) {
   await bulkUsage(databaseUrl, busy.id, bigCount, now);
 }
 
-const app = createApp({ store, clock: systemClock, logger: pino({ level: 'silent' }), spec, validateResponses: false });
+const app = createApp({ store, clock: systemClock, logger: pino({ level: 'silent' }), spec, validateResponses: false, rateLimit: UNREACHABLE_RATE_LIMIT });
 const server = app.listen(0, '127.0.0.1');
 await once(server, 'listening');
 console.log(

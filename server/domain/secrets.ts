@@ -1,31 +1,46 @@
 // Secrets at rest: AES-256-GCM with a random 96-bit IV per value, so equal secrets never look
-// equal on disk, and any tampering fails authentication on read.
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+// equal on disk, and any tampering fails authentication on read. Each sealed value names the key
+// that sealed it, so that during a key rotation values sealed under the previous key still open.
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 
 const VERSION = 'v1';
 
 export interface SecretBox {
   seal(plaintext: string): string;
   open(sealed: string): string;
+  /** Whether a sealed value is under the current key (a rotation reseals the others). */
+  isCurrent(sealed: string): boolean;
 }
 
-export function createSecretBox(key: Buffer): SecretBox {
-  if (key.length !== 32) throw new Error('SECRETS_KEY must be 32 bytes (base64-encoded)');
+function keyId(key: Buffer): string {
+  return createHash('sha256').update(key).digest('hex').slice(0, 8);
+}
+
+/** `current` seals; `previous` keys only open what they sealed before a rotation. */
+export function createSecretBox(current: Buffer, previous: Buffer[] = []): SecretBox {
+  for (const key of [current, ...previous]) if (key.length !== 32) throw new Error('secret keys must be 32 bytes (base64-encoded)');
+  const currentId = keyId(current);
+  const keys = new Map([...previous, current].map((key) => [keyId(key), key]));
   return {
     seal(plaintext) {
       const iv = randomBytes(12);
-      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      const cipher = createCipheriv('aes-256-gcm', current, iv);
       const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-      return [VERSION, iv, cipher.getAuthTag(), ciphertext].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
+      return [VERSION, currentId, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ciphertext.toString('base64url')].join('.');
     },
     open(sealed) {
-      const [version, iv, tag, ciphertext] = sealed.split('.');
-      if (version !== VERSION || iv === undefined || tag === undefined || ciphertext === undefined) {
+      const [version, id, iv, tag, ciphertext] = sealed.split('.');
+      if (version !== VERSION || id === undefined || iv === undefined || tag === undefined || ciphertext === undefined) {
         throw new Error('unrecognised sealed secret');
       }
+      const key = keys.get(id);
+      if (!key) throw new Error(`secret sealed under an unknown key (${id}): is SECRETS_KEY_PREVIOUS missing?`);
       const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
       decipher.setAuthTag(Buffer.from(tag, 'base64url'));
       return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+    },
+    isCurrent(sealed) {
+      return sealed.split('.')[1] === currentId;
     },
   };
 }

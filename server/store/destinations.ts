@@ -86,6 +86,35 @@ export function destinationStore(db: Kysely<Database>, secrets: SecretBox, { loc
     },
 
     /**
+     * Re-encrypts under the current key every config sealed under a previous one, a row at a
+     * time. A row changed meanwhile (by a PATCH, which seals under the current key anyway) is
+     * left as it is. Reads go on throughout: both keys open what they sealed.
+     */
+    async resealAll(): Promise<{ resealed: number; current: number }> {
+      let resealed = 0;
+      let current = 0;
+      let after = '';
+      for (;;) {
+        const rows = await db.selectFrom('destinations').select(['id', 'config_sealed']).where('id', '>', after).orderBy('id').limit(100).execute();
+        if (rows.length === 0) return { resealed, current };
+        for (const row of rows) {
+          if (secrets.isCurrent(row.config_sealed)) {
+            current += 1;
+            continue;
+          }
+          const result = await db
+            .updateTable('destinations')
+            .set({ config_sealed: secrets.seal(secrets.open(row.config_sealed)) })
+            .where('id', '=', row.id)
+            .where('config_sealed', '=', row.config_sealed)
+            .executeTakeFirst();
+          resealed += Number(result.numUpdatedRows);
+        }
+        after = rows[rows.length - 1]?.id ?? after;
+      }
+    },
+
+    /**
      * Reads a destination and writes the state that `decide` computes from it, in one
      * transaction, so that concurrent updates of different fields never lose one another.
      * A write bumps the revision and `updated_at`. Undefined when the destination is not in the

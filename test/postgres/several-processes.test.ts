@@ -6,14 +6,14 @@ import { createSecretBox } from '../../server/domain/secrets.js';
 import { createDestination, createKey } from '../../server/provisioning.js';
 import { openStore } from '../../server/store/index.js';
 import { createPostgresDatabase, type TestDatabase } from '../support/database.js';
-import { spawnEntry, waitForOutput } from '../support/process.js';
+import { startServerProcess, type ServerProcess } from '../support/process.js';
 import { destinationTypes } from '../support/server.js';
 
 const PAIRS = 500;
 const IN_FLIGHT_PAIRS = 25;
 const secretsKey = randomBytes(32);
 let database: TestDatabase;
-let processes: ReturnType<typeof spawnEntry>[] = [];
+let processes: ServerProcess[] = [];
 let urls: string[] = [];
 let apiKey = '';
 let destinationId = '';
@@ -31,14 +31,14 @@ beforeAll(async () => {
   ).id;
   await store.close();
 
-  processes = [0, 1, 2].map(() =>
-    spawnEntry('server/main.ts', [], { DATABASE_URL: database.url, PORT: '0', SECRETS_KEY: secretsKey.toString('base64'), DATABASE_POOL_SIZE: '5', NODE_ENV: 'production' }),
+  processes = await Promise.all(
+    [0, 1, 2].map(() => startServerProcess({ DATABASE_URL: database.url, SECRETS_KEY: secretsKey.toString('base64'), DATABASE_POOL_SIZE: '5', NODE_ENV: 'production' })),
   );
-  urls = await Promise.all(processes.map(async (child) => JSON.parse((await waitForOutput(child, /"msg":"listening"/)).split('\n').find((l) => l.includes('"listening"')) ?? '{}').url as string));
+  urls = processes.map((p) => p.url);
 }, 60_000);
 
 afterAll(async () => {
-  await Promise.all(processes.map((child) => new Promise((resolve) => (child.on('close', resolve), child.kill('SIGTERM')))));
+  await Promise.all(processes.map((p) => p.stop()));
   await database?.drop();
 });
 

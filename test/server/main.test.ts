@@ -24,7 +24,7 @@ describe('npm start', () => {
   it('seeds an empty database, prints three curl lines that work as printed, and drains on SIGTERM', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'main-test-'));
     const child = start(dataDir);
-    const output = await waitForOutput(child, /presets\/[^\n]+versions[^\n]*\n/);
+    const output = await waitForOutput(child, /curl [^\n]+presets\/[^\n]+versions[^\n]*\n/);
     expect(output).toMatch(/management key: sk-or-v1-[0-9a-f]{64}/);
     const curlLines = output.split('\n').map((line) => line.trim()).filter((line) => line.startsWith('curl '));
     expect(curlLines).toHaveLength(3);

@@ -46,3 +46,27 @@ export function waitForOutput(child: ChildProcessWithoutNullStreams, pattern: Re
     });
   });
 }
+
+export interface ServerProcess {
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** `npm start`'s entry as a process on an ephemeral port; resolves once it listens. */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawnEntry('server/main.ts', [], { PORT: '0', HOST: '127.0.0.1', ...env });
+  const output = await waitForOutput(child, /"msg":"listening"[^\n]*\n/);
+  const line = output.split('\n').find((l) => l.includes('"msg":"listening"')) ?? '{}';
+  return {
+    child,
+    url: (JSON.parse(line) as { url: string }).url,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
+        child.on('close', (code) => resolve(code));
+        child.kill('SIGTERM');
+      }),
+  };
+}

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { createApp } from '../../server/app.js';
+import { UNREACHABLE_RATE_LIMIT, type RateLimitOptions } from '../../server/rate-limit.js';
 import { loadDestinationTypeRules } from '../../server/domain/destination-types.js';
 import { createSecretBox, type SecretBox } from '../../server/domain/secrets.js';
 import { createKey } from '../../server/provisioning.js';
@@ -48,6 +49,9 @@ export interface TestServerOptions {
   databaseUrl?: string;
   /** Wraps the store, to make it fail in chosen ways. */
   store?: (store: Store) => Store;
+  /** Out of reach unless a test sets it. */
+  rateLimit?: RateLimitOptions;
+  corsOrigins?: string[];
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -64,7 +68,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
   });
   const logger = pino({ level: 'info' }, sink);
-  const app = createApp({ store, clock: clock.now, logger, spec, validateResponses: true });
+  const app = createApp({ store, clock: clock.now, logger, spec, validateResponses: true, rateLimit: options.rateLimit ?? UNREACHABLE_RATE_LIMIT, corsOrigins: options.corsOrigins ?? [] });
   const server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;

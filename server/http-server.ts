@@ -1,0 +1,58 @@
+// The HTTP server around the app: timeouts that keep a slow or idle client from holding a
+// connection forever, and a drain that answers every request already received.
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import { Server as NetServer } from 'node:net';
+import type { Express } from 'express';
+
+export interface HttpTimeouts {
+  /** Time allowed to receive the whole request head. */
+  headersTimeoutMs: number;
+  /** Time allowed to receive the whole request. */
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open. */
+  keepAliveTimeoutMs: number;
+}
+
+export interface HttpServer {
+  server: Server;
+  /**
+   * Stops accepting connections, answers what arrives on the open ones (with `Connection:
+   * close`), closes connections that stay idle past a grace period, and resolves when none is
+   * left.
+   */
+  drain(idleGraceMs?: number): Promise<void>;
+}
+
+export async function listen(app: Express, host: string, port: number, timeouts: HttpTimeouts): Promise<HttpServer> {
+  let draining = false;
+  const server = createServer({
+    headersTimeout: timeouts.headersTimeoutMs,
+    requestTimeout: timeouts.requestTimeoutMs,
+    keepAliveTimeout: timeouts.keepAliveTimeoutMs,
+    // Node checks the two timeouts above on this interval; a tighter one enforces them closer.
+    connectionsCheckingInterval: Math.min(1000, Math.max(100, Math.floor(timeouts.headersTimeoutMs / 4))),
+  });
+  server.on('request', (req, res) => {
+    if (draining) res.shouldKeepAlive = false;
+    app(req, res);
+  });
+  server.listen(port, host);
+  await Promise.race([once(server, 'listening'), once(server, 'error').then(([err]) => Promise.reject(err as Error))]);
+
+  return {
+    server,
+    drain(idleGraceMs = 1000) {
+      draining = true;
+      return new Promise<void>((resolve) => {
+        // http.Server#close would also drop idle connections at once, including one whose request
+        // is on its way; the plain net close only stops accepting.
+        NetServer.prototype.close.call(server, () => {
+          clearInterval(sweeper);
+          resolve();
+        });
+        const sweeper = setInterval(() => server.closeIdleConnections(), idleGraceMs);
+      });
+    },
+  };
+}

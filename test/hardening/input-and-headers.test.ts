@@ -1,0 +1,111 @@
+import { connect } from 'node:net';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../server/app.js';
+import { listen } from '../../server/http-server.js';
+import { UNREACHABLE_RATE_LIMIT } from '../../server/rate-limit.js';
+import { createDestination } from '../../server/provisioning.js';
+import { call, createWorkspace, destinationTypes, spec, startTestServer, type TestServer, type Workspace } from '../support/server.js';
+
+let server: TestServer;
+let workspace: Workspace;
+let destinationPath = '';
+
+beforeAll(async () => {
+  server = await startTestServer({ corsOrigins: ['https://console.example.com'] });
+  workspace = await createWorkspace(server.store, server.clock.now());
+  const destination = await createDestination(server.store, destinationTypes, { workspaceId: workspace.id, type: 'otel-collector', config: { endpoint: 'https://otel.example.com' } }, server.clock.now());
+  destinationPath = `/api/v1/observability/destinations/${destination.id}`;
+});
+
+afterAll(async () => {
+  expect(server.serverErrors()).toEqual([]);
+  await server.close();
+});
+
+describe('input limits', () => {
+  it('rejects deeply nested JSON with 400 and stays responsive', async () => {
+    const depth = 40_000;
+    const nested = `{"name":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+    expect(nested.length).toBeLessThan(100 * 1024);
+    const [answer, health] = await Promise.all([
+      call(server, 'PATCH', destinationPath, { key: workspace.managementKey, rawBody: nested, headers: { 'content-type': 'application/json' } }),
+      call(server, 'GET', '/healthz'),
+    ]);
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.metadata.errors[0].path).toBe('/body/name');
+    expect(health.status).toBe(200);
+  });
+
+  it('rejects a huge JSON document with 413 before parsing it', async () => {
+    const huge = JSON.stringify({ name: 'n', api_key_hashes: Array.from({ length: 50_000 }, (_, i) => `h${i}`) });
+    const answer = await call(server, 'PATCH', destinationPath, { key: workspace.managementKey, rawBody: huge, headers: { 'content-type': 'application/json' } });
+    expect(answer.status).toBe(413);
+    expect(answer.body.error.code).toBe(413);
+  });
+
+  it('closes the connection of a client that sends its headers too slowly', async () => {
+    const app = createApp({ store: server.store, clock: server.clock.now, logger: pino({ level: 'silent' }), spec, validateResponses: true, rateLimit: UNREACHABLE_RATE_LIMIT });
+    const { server: slowServer } = await listen(app, '127.0.0.1', 0, { headersTimeoutMs: 500, requestTimeoutMs: 2000, keepAliveTimeoutMs: 1000 });
+    const { port } = slowServer.address() as { port: number };
+    try {
+      const closedAfterMs = await new Promise<number>((resolve, reject) => {
+        const started = Date.now();
+        const socket = connect(port, '127.0.0.1', () => socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n'));
+        let received = '';
+        socket.on('data', (chunk) => (received += chunk.toString()));
+        // One header byte every 100 ms: never a whole head within the timeout.
+        const drip = setInterval(() => socket.writable && socket.write('X'), 100);
+        socket.on('close', () => {
+          clearInterval(drip);
+          expect(received === '' || received.startsWith('HTTP/1.1 408')).toBe(true);
+          resolve(Date.now() - started);
+        });
+        setTimeout(() => reject(new Error('the slow client was never cut off')), 5000);
+      });
+      expect(closedAfterMs).toBeLessThan(5000);
+      const healthy = await fetch(`http://127.0.0.1:${port}/healthz`);
+      expect(healthy.status).toBe(200);
+    } finally {
+      slowServer.closeAllConnections();
+      slowServer.close();
+    }
+  });
+});
+
+describe('security headers', () => {
+  it('sends helmet defaults fit for a JSON API and no X-Powered-By', async () => {
+    const response = await call(server, 'GET', `/api/v1/keys/${workspace.standardKeyHash}`, { key: workspace.managementKey });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-powered-by')).toBeNull();
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(response.headers.get('strict-transport-security')).toMatch(/max-age=\d+/);
+    expect(response.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect((await call(server, 'GET', '/no-such-path')).headers.get('x-powered-by')).toBeNull();
+  });
+
+  it('answers CORS only for an allowed origin', async () => {
+    const allowed = await call(server, 'GET', '/healthz', { headers: { origin: 'https://console.example.com' } });
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('https://console.example.com');
+    expect(allowed.headers.get('access-control-expose-headers')).toContain('ETag');
+    const other = await call(server, 'GET', '/healthz', { headers: { origin: 'https://evil.example.net' } });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    const preflight = await call(server, 'OPTIONS', destinationPath, {
+      headers: { origin: 'https://console.example.com', 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'authorization,content-type,if-match' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('PATCH');
+    expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('if-match');
+  });
+
+  it('keeps CORS off when no origin is allowed', async () => {
+    const plain = await startTestServer();
+    try {
+      const response = await call(plain, 'GET', '/healthz', { headers: { origin: 'https://console.example.com' } });
+      expect(response.headers.get('access-control-allow-origin')).toBeNull();
+    } finally {
+      await plain.close();
+    }
+  });
+});

@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../server/config.js';
+import { call, createWorkspace, startTestServer, type TestServer, type Workspace } from '../support/server.js';
+
+let server: TestServer;
+let workspace: Workspace;
+const LIMIT = 5;
+
+beforeAll(async () => {
+  server = await startTestServer({ rateLimit: { windowMs: 60_000, limit: LIMIT } });
+  workspace = await createWorkspace(server.store, server.clock.now());
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+const list = (key?: string) => call(server, 'GET', '/api/v1/presets/none/versions', key === undefined ? {} : { key });
+
+describe('rate limit per calling key', () => {
+  it('announces the quota, then answers 429 in the envelope with Retry-After', async () => {
+    for (let i = 0; i < LIMIT; i++) {
+      const response = await list(workspace.standardKey);
+      expect(response.status).toBe(404);
+      expect(response.headers.get('ratelimit')).toMatch(new RegExp(`^"per-key"; r=${LIMIT - 1 - i}; t=\\d+$`));
+      expect(response.headers.get('ratelimit-policy')).toMatch(new RegExp(`^"per-key"; q=${LIMIT}; w=60(; pk=:[A-Za-z0-9+/=]+:)?$`));
+    }
+    const limited = await list(workspace.standardKey);
+    expect(limited.status).toBe(429);
+    expect(limited.body).toEqual({ error: { code: 429, message: expect.any(String), metadata: null } });
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    expect(limited.headers.get('ratelimit')).toMatch(/r=0/);
+  });
+
+  it('counts each key on its own', async () => {
+    const response = await list(workspace.managementKey);
+    expect(response.status).toBe(404);
+    expect(response.headers.get('ratelimit')).toMatch(new RegExp(`r=${LIMIT - 1}`));
+  });
+
+  it('does not count unauthenticated requests against a key, nor limit them by key', async () => {
+    const anonymous = await list();
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('ratelimit')).toBeNull();
+  });
+});
+
+describe('rate-limit configuration', () => {
+  it('reads RATE_LIMIT_MAX and RATE_LIMIT_WINDOW_MS, and refuses nonsense', () => {
+    const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', RATE_LIMIT_MAX: '42', RATE_LIMIT_WINDOW_MS: '1000' });
+    expect(config.rateLimit).toEqual({ windowMs: 1000, limit: 42 });
+    expect(loadConfig({ DATABASE_URL: 'sqlite::memory:' }).rateLimit).toEqual({ windowMs: 60_000, limit: 600 });
+    expect(() => loadConfig({ DATABASE_URL: 'sqlite::memory:', RATE_LIMIT_MAX: 'lots' })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATABASE_URL: 'sqlite::memory:', RATE_LIMIT_MAX: '0' })).toThrow(ConfigError);
+  });
+});
