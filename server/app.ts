@@ -9,6 +9,7 @@ import { authenticate } from './auth.js';
 import { loadDestinationTypeRules } from './domain/destination-types.js';
 import type { Clock } from './domain/time.js';
 import { errorHandler, notFoundHandler, RETRY_AFTER_SECONDS, sendError } from './errors.js';
+import { docsRouter } from './docs.js';
 import { destinationsRouter } from './routes/destinations.js';
 import { keysRouter } from './routes/keys.js';
 import { rateLimitPerKey, type RateLimitOptions } from './rate-limit.js';
@@ -69,6 +70,7 @@ export function createApp({ store, clock, logger, spec, validateResponses, rateL
   app.get('/openapi.json', (_req, res) => {
     res.json(spec);
   });
+  app.use('/docs', docsRouter());
 
   app.use(strictQueryIntegers(spec, API_PREFIX));
   app.use(API_PREFIX, express.json({ limit: BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] }));

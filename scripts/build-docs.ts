@@ -1,0 +1,40 @@
+// Builds dist/docs/index.html with Redocly, then makes it render with no network: the renderer
+// that the page would load from a CDN is the same version Redocly CLI ships, copied beside it.
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const outputDir = join(root, 'dist', 'docs');
+const outputFile = join(outputDir, 'index.html');
+const require = createRequire(import.meta.url);
+const cliRoot = dirname(require.resolve('@redocly/cli/package.json'));
+const renderer = join(cliRoot, 'lib', 'chunks', 'redoc.standalone.js');
+const RENDERER_NAME = 'redoc.standalone.js';
+
+mkdirSync(outputDir, { recursive: true });
+execFileSync(process.execPath, [join(cliRoot, 'bin', 'cli.js'), 'build-docs', 'openapi.yaml', '-o', outputFile], {
+  cwd: root,
+  env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+
+const rendererVersion = /Version: (\S+)/.exec(readFileSync(renderer, 'utf8').slice(0, 400))?.[1];
+let html = readFileSync(outputFile, 'utf8');
+const cdnPattern = /https:\/\/cdn\.redocly\.com\/redoc\/v([^/]+)\/bundles\/redoc\.standalone\.js/g;
+const wanted = new Set([...html.matchAll(cdnPattern)].map((match) => match[1]));
+if (wanted.size !== 1 || !wanted.has(rendererVersion ?? '')) {
+  throw new Error(`the page wants renderer ${[...wanted].join(', ')}, Redocly CLI ships ${rendererVersion}`);
+}
+html = html
+  .replace(/\s+integrity="[^"]*"/g, '')
+  .replace(/\s+crossorigin="anonymous"/g, '')
+  .replace(cdnPattern, `./${RENDERER_NAME}`);
+// Anything the browser would fetch by itself: scripts, stylesheets, modules, fonts and images.
+const remote = /<script[^>]+src="https?:[^"]*"|<link[^>]+href="https?:[^"]*"|from\s+["']https?:[^"']*|url\(\s*["']?https?:[^)]*/.exec(html);
+if (remote) throw new Error(`the page still loads something remote: ${remote[0]}`);
+writeFileSync(outputFile, html);
+copyFileSync(renderer, join(outputDir, RENDERER_NAME));
+console.log(`docs: ${outputFile} (renderer ${rendererVersion}, served locally)`);

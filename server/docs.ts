@@ -1,0 +1,34 @@
+// The published docs (built by `npm run docs` into dist/docs), served at /docs with everything
+// they need from this server and nothing from anywhere else.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import express, { Router } from 'express';
+import helmet from 'helmet';
+import { sendError } from './errors.js';
+
+export const docsDir = fileURLToPath(new URL('../dist/docs', import.meta.url));
+
+export function docsRouter(dir: string = docsDir): Router {
+  const router = Router();
+  // The page is pre-rendered HTML with inline styles and an inline module that hydrates it.
+  router.use(
+    helmet.contentSecurityPolicy({
+      directives: {
+        defaultSrc: ["'none'"],
+        scriptSrc: ["'self'", "'unsafe-inline'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        workerSrc: ["'self'", 'blob:'],
+        frameAncestors: ["'none'"],
+      },
+    }),
+  );
+  router.use((_req, res, next) => {
+    if (existsSync(dir)) return next();
+    sendError(res, 404, 'The docs are not built: run `npm run docs`.');
+  });
+  router.use(express.static(dir, { index: 'index.html', fallthrough: true }));
+  return router;
+}

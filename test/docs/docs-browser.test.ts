@@ -1,0 +1,92 @@
+// The published docs, opened at /docs in headless Chromium with every request off this server
+// blocked: the three operations, their parameters and their error responses must show.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../support/process.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+export const screenshotPath = join(projectRoot, 'test-output', 'docs.png');
+
+let server: TestServer;
+let browser: Browser | undefined;
+
+describe.skipIf(!hasChromium)(`docs in a browser${hasChromium ? '' : ' (skipped: Debian chromium is not installed; .ci/run installs it)'}`, () => {
+  beforeAll(async () => {
+    // `npm test` builds the docs first; a lone run of this file builds them if they are missing.
+    if (!existsSync(join(projectRoot, 'dist', 'docs', 'index.html'))) {
+      execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build-docs.ts'], { cwd: projectRoot, stdio: 'ignore' });
+    }
+    server = await startTestServer();
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('renders the three operations, their parameters and error responses with no network', async () => {
+    const context = await browser!.newContext({ viewport: { width: 1400, height: 1000 } });
+    const page = await context.newPage();
+    const blocked: string[] = [];
+    const local = new URL(server.baseUrl).host;
+    await page.route('**/*', (route) => {
+      const url = new URL(route.request().url());
+      if (url.host === local || url.protocol === 'data:' || url.protocol === 'blob:') return route.continue();
+      blocked.push(url.href);
+      return route.abort();
+    });
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+
+    const response = await page.goto(`${server.baseUrl}/docs/`, { waitUntil: 'networkidle' });
+    expect(response?.status()).toBe(200);
+    await expect.poll(() => page.getByText('Keys, Observability and Presets API (1.0.0)').isVisible(), { timeout: 15_000 }).toBe(true);
+
+    // Each operation is its own section, reached from the sidebar.
+    const operations = [
+      { route: 'keys/getkey', summary: 'Get one API key with its usage figures.', parameters: ['hash'], statuses: ['200', '401', '403', '404', '429', '500', '503'] },
+      {
+        route: 'observability/updateobservabilitydestination',
+        summary: 'Partially update an observability destination.',
+        parameters: ['id', 'If-Match', 'sampling_rate', 'api_key_hashes', 'filter_rules'],
+        statuses: ['200', '400', '401', '403', '404', '412', '413', '415', '429', '500', '503'],
+      },
+      { route: 'presets/listpresetversions', summary: 'List the stored versions of a preset.', parameters: ['slug', 'offset', 'limit'], statuses: ['200', '400', '401', '404', '429', '500', '503'] },
+    ];
+    mkdirSync(join(projectRoot, 'test-output'), { recursive: true });
+    for (const operation of operations) {
+      await page.goto(`${server.baseUrl}/docs/#/${operation.route}`, { waitUntil: 'networkidle' });
+      const heading = page.getByRole('heading', { name: operation.summary });
+      await expect.poll(() => heading.isVisible(), { timeout: 15_000 }).toBe(true);
+      for (const name of operation.parameters) {
+        await expect.poll(() => page.getByText(name, { exact: true }).first().isVisible(), { timeout: 5_000 }).toBe(true);
+      }
+      const main = await page.locator('body').innerText();
+      for (const status of operation.statuses) expect(main, `${operation.route} shows ${status}`).toMatch(new RegExp(`\\b${status}\\b`));
+      await page.screenshot({ path: join(projectRoot, 'test-output', `docs-${operation.route.split('/')[0]}.png`) });
+    }
+    // An error response opens to its description.
+    await page.goto(`${server.baseUrl}/docs/#/observability/updateobservabilitydestination`, { waitUntil: 'networkidle' });
+    await page.getByText('412', { exact: true }).first().click();
+    await expect.poll(() => page.getByText('does not match the current', { exact: false }).first().isVisible(), { timeout: 5_000 }).toBe(true);
+    await page.screenshot({ path: screenshotPath, fullPage: false });
+    expect(existsSync(screenshotPath)).toBe(true);
+    expect(blocked).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it('serves the spec beside the docs', async () => {
+    expect((await fetch(`${server.baseUrl}/openapi.yaml`)).status).toBe(200);
+    expect((await fetch(`${server.baseUrl}/openapi.json`)).status).toBe(200);
+  });
+});
