@@ -116,10 +116,13 @@ async function measureStartup(): Promise<number> {
         if (url && key) resolve({ url, key });
       });
     });
-    for (;;) {
+    for (let attempt = 0; attempt < 1000; attempt++) {
       const response = await fetch(`${url}/api/v1/presets/support-agent/versions`, { headers: { authorization: `Bearer ${key}` } });
+      await response.arrayBuffer();
       if (response.status === 200) return performance.now() - started;
+      await new Promise((resolve) => setTimeout(resolve, 10));
     }
+    throw new Error(`no 200 from ${url}`);
   } finally {
     child.removeAllListeners('exit');
     child.kill('SIGTERM');

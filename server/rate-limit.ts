@@ -29,10 +29,9 @@ export function rateLimitPerKey({ windowMs, limit, store }: RateLimitOptions): R
     keyGenerator: (_req, res) => res.locals.caller.keyId,
     // If the shared store fails, serve rather than refuse everyone; the failure is logged upstream.
     passOnStoreError: true,
-    handler: (req, res) => {
+    handler: (req) => {
       const resetTime = (req as { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
       const seconds = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + windowMs) - Date.now()) / 1000));
-      res.set('Retry-After', String(seconds));
       throw new ApiError(429, 'Too many requests for this key; retry after the delay in Retry-After.', null, { 'Retry-After': String(seconds) });
     },
   });
