@@ -14,6 +14,7 @@ import { createSecretBox } from '../server/domain/secrets.js';
 import { createKey } from '../server/provisioning.js';
 import { loadSpec } from '../server/spec.js';
 import { openStore } from '../server/store/index.js';
+import { median } from './stats.js';
 
 export interface ClientOverhead {
   calls: number;
@@ -22,8 +23,6 @@ export interface ClientOverhead {
   clientMsPerCall: number;
   medianRatio: number;
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 export async function measureClientOverhead({ calls, rounds }: { calls: number; rounds: number }): Promise<ClientOverhead> {
   const store = await openStore('sqlite::memory:', createSecretBox(randomBytes(32)));

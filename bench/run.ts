@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { measureClientOverhead } from './client-overhead.js';
+import { median } from './stats.js';
 
 const { values: flags } = parseArgs({ options: { quick: { type: 'boolean' }, json: { type: 'boolean' } } });
 const quick = flags.quick === true;
@@ -54,11 +55,6 @@ function rssMb(pid: number | undefined): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
-
-const median = (xs: number[]) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-};
 
 interface Scenario {
   name: string;

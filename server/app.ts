@@ -6,7 +6,7 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { authenticate } from './auth.js';
-import { loadDestinationTypeRules } from './domain/destination-types.js';
+import { loadDestinationTypeRules, type DestinationType, type DestinationTypeRules } from './domain/destination-types.js';
 import type { Clock } from './domain/time.js';
 import { errorHandler, notFoundHandler, RETRY_AFTER_SECONDS, sendError } from './errors.js';
 import { docsRouter } from './docs.js';
@@ -32,6 +32,8 @@ export interface AppDeps {
   rateLimit: RateLimitOptions;
   /** Origins allowed by CORS; CORS stays off when empty. */
   corsOrigins?: string[];
+  /** The per-type config rules of the spec, when the caller has them already. */
+  destinationTypes?: ReadonlyMap<DestinationType, DestinationTypeRules>;
 }
 
 const CORS_OPTIONS = {
@@ -41,7 +43,7 @@ const CORS_OPTIONS = {
   maxAge: 600,
 };
 
-export function createApp({ store, clock, logger, spec, validateResponses, rateLimit, corsOrigins = [] }: AppDeps): Express {
+export function createApp({ store, clock, logger, spec, validateResponses, rateLimit, corsOrigins = [], destinationTypes }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestLog(logger));
@@ -86,7 +88,7 @@ export function createApp({ store, clock, logger, spec, validateResponses, rateL
     }),
   );
 
-  const routeDeps = { store, clock, destinationTypes: loadDestinationTypeRules(spec) };
+  const routeDeps = { store, clock, destinationTypes: destinationTypes ?? loadDestinationTypeRules(spec) };
   app.use(API_PREFIX, authenticate(store, clock), rateLimitPerKey(rateLimit), keysRouter(routeDeps), destinationsRouter(routeDeps), presetsRouter(routeDeps));
 
   app.use(notFoundHandler);

@@ -41,8 +41,9 @@ async function main(): Promise<void> {
     onPoolError: (err) => logger.warn({ err }, 'idle database connection lost'),
   });
 
+  const destinationTypes = loadDestinationTypeRules(spec);
   let demo: DemoSeed | undefined;
-  if ((await store.workspaces.count()) === 0) demo = await seedDemo(store, loadDestinationTypeRules(spec), systemClock());
+  if ((await store.workspaces.count()) === 0) demo = await seedDemo(store, destinationTypes, systemClock());
 
   const sharedLimits = config.redisUrl ? await connectRedisRateLimitStore(config.redisUrl) : undefined;
   const app = createApp({
@@ -53,6 +54,7 @@ async function main(): Promise<void> {
     validateResponses: config.validateResponses,
     rateLimit: { ...config.rateLimit, ...(sharedLimits && { store: sharedLimits.store }) },
     corsOrigins: config.corsOrigins,
+    destinationTypes,
   });
   await warmUp(app, spec);
 
