@@ -10,7 +10,7 @@ import { startTestServer, type TestServer } from '../support/server.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
-export const screenshotPath = join(projectRoot, 'test-output', 'docs.png');
+const screenshotPath = join(projectRoot, 'test-output', 'docs.png');
 
 let server: TestServer;
 let browser: Browser | undefined;
