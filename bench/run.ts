@@ -7,16 +7,16 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { projectRoot } from '../server/project-root.js';
 import { measureClientOverhead } from './client-overhead.js';
 import { median } from './stats.js';
 
 const { values: flags } = parseArgs({ options: { quick: { type: 'boolean' }, json: { type: 'boolean' } } });
 const quick = flags.quick === true;
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = projectRoot;
 const settings = quick
   ? { rounds: 3, durationSec: 1, connections: 8, bigCount: 100_000, latencySamples: 150 }
   : { rounds: 3, durationSec: 6, connections: 10, bigCount: 1_000_000, latencySamples: 500 };
@@ -29,8 +29,10 @@ interface Started {
   info: Record<string, string | number>;
 }
 
+// Servers run from the compiled build (`npm run build:server`, which `npm run bench` runs first),
+// as in production: no TypeScript loader in their start-up, memory or profile.
 function startProcess(script: string, args: string[], env: Record<string, string> = {}): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: root, env: { ...process.env, NODE_ENV: 'production', ...env } });
+  const child = spawn(process.execPath, [script, ...args], { cwd: root, env: { ...process.env, NODE_ENV: 'production', ...env } });
   return new Promise((resolve, reject) => {
     let output = '';
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -100,7 +102,7 @@ async function captureBodies(port: number, scenarios: Scenario[], apiKey: string
 async function measureStartup(): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-start-'));
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: root, env: { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'api.db')}`, PORT: '0', LOG_LEVEL: 'info' } });
+  const child = spawn(process.execPath, ['dist/server/main.js'], { cwd: root, env: { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'api.db')}`, PORT: '0', LOG_LEVEL: 'info' } });
   let output = '';
   try {
     const { url, key } = await new Promise<{ url: string; key: string }>((resolve, reject) => {
@@ -134,7 +136,7 @@ interface SubjectReport {
 
 async function benchSubject(label: string, databaseUrl: string): Promise<SubjectReport> {
   log(`[${label}] seeding (${settings.bigCount.toLocaleString('en')} versions and usage records)...`);
-  const subject = await startProcess('bench/servers/subject.ts', [databaseUrl, String(settings.bigCount)]);
+  const subject = await startProcess('dist/bench/servers/subject.js', [databaseUrl, String(settings.bigCount)]);
   const { port, managementKey, idleKeyHash, busyKeyHash, destinationId } = subject.info as {
     port: number;
     managementKey: string;
@@ -150,8 +152,8 @@ async function benchSubject(label: string, databaseUrl: string): Promise<Subject
   ];
   const bodiesFile = join(mkdtempSync(join(tmpdir(), 'bench-bodies-')), 'bodies.json');
   writeFileSync(bodiesFile, JSON.stringify(await captureBodies(port, scenarios, managementKey)));
-  const raw = await startProcess('bench/servers/baseline-http.ts', [bodiesFile]);
-  const bare = await startProcess('bench/servers/baseline-express.ts', [bodiesFile]);
+  const raw = await startProcess('dist/bench/servers/baseline-http.js', [bodiesFile]);
+  const bare = await startProcess('dist/bench/servers/baseline-express.js', [bodiesFile]);
 
   const throughput: SubjectReport['throughput'] = [];
   for (const scenario of scenarios) {

@@ -1,12 +1,13 @@
 // The published docs (built by `npm run docs` into dist/docs), served at /docs with everything
 // they need from this server and nothing from anywhere else.
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import express, { Router } from 'express';
 import helmet from 'helmet';
 import { sendError } from './errors.js';
+import { projectRoot } from './project-root.js';
 
-export const docsDir = fileURLToPath(new URL('../dist/docs', import.meta.url));
+export const docsDir = join(projectRoot, 'dist', 'docs');
 
 export function docsRouter(dir: string = docsDir): Router {
   const router = Router();

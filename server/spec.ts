@@ -2,12 +2,13 @@
 // components (the dialect of OpenAPI 3.1). The server's request validation, its per-type
 // destination rules and the contract tests all read the same file through this module.
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { parse } from 'yaml';
+import { projectRoot } from './project-root.js';
 
-export const specPath = fileURLToPath(new URL('../openapi.yaml', import.meta.url));
+export const specPath = join(projectRoot, 'openapi.yaml');
 
 export type JsonObject = Record<string, unknown>;
 

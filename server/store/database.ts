@@ -4,7 +4,6 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type LogConfig } from 'kysely';
-import pg from 'pg';
 import type { Database } from './schema.js';
 import { SqliteBooleanPlugin } from './sqlite-boolean-plugin.js';
 
@@ -31,9 +30,11 @@ export function parseDatabaseUrl(url: string): DatabaseLocation {
 }
 
 // PostgreSQL counts (bigint) and numerics come back as strings; the store converts where it reads them.
-export function openDatabase(location: DatabaseLocation, options: DatabaseOptions = {}): Kysely<Database> {
+export async function openDatabase(location: DatabaseLocation, options: DatabaseOptions = {}): Promise<Kysely<Database>> {
   const { log } = options;
   if (location.kind === 'postgres') {
+    // Loaded only for PostgreSQL, so that the embedded database starts without it.
+    const { default: pg } = await import('pg');
     const pool = new pg.Pool({
       connectionString: location.url,
       max: options.poolSize ?? 10,

@@ -40,7 +40,7 @@ export function createStore(db: Kysely<Database>, secrets: SecretBox, dialect: D
 /** Opens the database of DATABASE_URL, brings its schema up to date and returns the store. */
 export async function openStore(databaseUrl: string, secrets: SecretBox, options: DatabaseOptions = {}): Promise<Store> {
   const location = parseDatabaseUrl(databaseUrl);
-  const db = openDatabase(location, options);
+  const db = await openDatabase(location, options);
   try {
     await migrateToLatest(db);
   } catch (err) {

@@ -3,14 +3,19 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { componentSchema, describeErrors } from '../support/spec.js';
-import { spawnEntry, waitForOutput } from '../support/process.js';
+import { projectRoot, spawnEntry, waitForOutput } from '../support/process.js';
 
 const exec = promisify(execFile);
 
+// `npm start` runs the compiled server; the build here makes sure it is compiled from these sources.
+beforeAll(async () => {
+  await exec(process.execPath, [join(projectRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.server.json'], { cwd: projectRoot });
+});
+
 function start(dataDir: string) {
-  return spawnEntry('server/main.ts', [], { DATABASE_URL: `sqlite:${join(dataDir, 'api.db')}`, PORT: '0', HOST: '127.0.0.1', SECRETS_KEY: '' });
+  return spawnEntry('dist/server/main.js', [], { DATABASE_URL: `sqlite:${join(dataDir, 'api.db')}`, PORT: '0', HOST: '127.0.0.1', SECRETS_KEY: '' });
 }
 
 function stop(child: ReturnType<typeof start>): Promise<number | null> {
@@ -48,7 +53,7 @@ describe('npm start', () => {
 
   it('refuses to start in production without SECRETS_KEY, saying why', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'main-test-'));
-    const child = spawnEntry('server/main.ts', [], { DATABASE_URL: `sqlite:${join(dataDir, 'api.db')}`, PORT: '0', NODE_ENV: 'production', SECRETS_KEY: '' });
+    const child = spawnEntry('dist/server/main.js', [], { DATABASE_URL: `sqlite:${join(dataDir, 'api.db')}`, PORT: '0', NODE_ENV: 'production', SECRETS_KEY: '' });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise((resolve) => child.on('close', resolve));

@@ -15,7 +15,7 @@ let store: Store;
 const queries: CompiledQuery[] = [];
 
 beforeAll(async () => {
-  db = openDatabase({ kind: 'sqlite', filename: ':memory:' }, { log: (event: LogEvent) => void queries.push(event.query) });
+  db = await openDatabase({ kind: 'sqlite', filename: ':memory:' }, { log: (event: LogEvent) => void queries.push(event.query) });
   await migrateToLatest(db);
   store = createStore(db, createSecretBox(randomBytes(32)));
 });

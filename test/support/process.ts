@@ -1,11 +1,13 @@
-// Runs the project's entry points as real processes, with TypeScript loaded by tsx.
+// Runs the project's entry points as real processes: TypeScript sources through tsx, or the
+// compiled build (a .js entry under dist/) with plain node, as `npm start` runs it.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 export function spawnEntry(entry: string, args: string[], env: Record<string, string>): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
+  const loader = entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  return spawn(process.execPath, [...loader, entry, ...args], {
     cwd: projectRoot,
     env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', ...env },
   });
