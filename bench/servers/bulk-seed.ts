@@ -9,7 +9,7 @@ import { openDatabase, parseDatabaseUrl } from '../../server/store/database.js';
 const CHUNK = 500;
 
 export async function bulkPresetVersions(databaseUrl: string, workspaceId: string, slug: string, count: number, now: Date): Promise<void> {
-  const db = await openDatabase(parseDatabaseUrl(databaseUrl));
+  const { db } = await openDatabase(parseDatabaseUrl(databaseUrl));
   const at = now.toISOString();
   const presetId = randomUUID();
   await db.transaction().execute(async (trx) => {
@@ -40,7 +40,7 @@ export async function bulkUsage(databaseUrl: string, keyId: string, records: num
     days.set(day, (days.get(day) ?? 0) + amount);
     total += amount;
   }
-  const db = await openDatabase(parseDatabaseUrl(databaseUrl));
+  const { db } = await openDatabase(parseDatabaseUrl(databaseUrl));
   await db.transaction().execute(async (trx) => {
     const rows = [...days].map(([day, usage]) => ({ key_id: keyId, day, usage, byok_usage: 0 }));
     for (let first = 0; first < rows.length; first += CHUNK) await trx.insertInto('key_usage_daily').values(rows.slice(first, first + CHUNK)).execute();

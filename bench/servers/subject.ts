@@ -1,5 +1,5 @@
-// The server under test, as in production (request validation on, response validation off), on
-// a database seeded for the benchmark. Prints what the harness needs as one JSON line.
+// The server under test, as in production (request validation on, response validation off, one
+// log line per request, written to /dev/null), on a database seeded for the benchmark. Prints what the harness needs as one JSON line.
 // Usage: subject.ts <database-url> <big-count>
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
@@ -38,7 +38,7 @@ if (bigCount > 0) {
   await bulkUsage(databaseUrl, busy.id, bigCount, now);
 }
 
-const app = createApp({ store, clock: systemClock, logger: pino({ level: 'silent' }), spec, validateResponses: false, rateLimit: UNREACHABLE_RATE_LIMIT });
+const app = createApp({ store, clock: systemClock, logger: pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: true })), spec, validateResponses: false, rateLimit: UNREACHABLE_RATE_LIMIT });
 const server = app.listen(0, '127.0.0.1');
 await once(server, 'listening');
 console.log(

@@ -3,9 +3,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type LogConfig } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type LogConfig } from 'kysely';
 import type { Database } from './schema.js';
-import { SqliteBooleanPlugin } from './sqlite-boolean-plugin.js';
+import { kyselyRunner, type QueryRunner } from './prepared.js';
+import { SqliteBooleanPlugin, toSqliteValue } from './sqlite-boolean-plugin.js';
 
 export type DatabaseLocation = { kind: 'sqlite'; filename: string } | { kind: 'postgres'; url: string };
 
@@ -29,9 +30,16 @@ export function parseDatabaseUrl(url: string): DatabaseLocation {
   throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got ${url.split(':')[0]}:)`);
 }
 
+export interface OpenedDatabase {
+  db: Kysely<Database>;
+  /** Runs a query compiled once straight on the driver (see prepared.ts). */
+  run: QueryRunner;
+}
+
 // PostgreSQL counts (bigint) and numerics come back as strings; the store converts where it reads them.
-export async function openDatabase(location: DatabaseLocation, options: DatabaseOptions = {}): Promise<Kysely<Database>> {
+export async function openDatabase(location: DatabaseLocation, options: DatabaseOptions = {}): Promise<OpenedDatabase> {
   const { log } = options;
+  const logQuery = typeof log === 'function' ? (sql: string, parameters: readonly unknown[]) => log({ level: 'query', query: CompiledQuery.raw(sql, [...parameters]), queryDurationMillis: 0 }) : undefined;
   if (location.kind === 'postgres') {
     // Loaded only for PostgreSQL, so that the embedded database starts without it.
     const { default: pg } = await import('pg');
@@ -45,7 +53,15 @@ export async function openDatabase(location: DatabaseLocation, options: Database
     const onError = options.onPoolError ?? (() => undefined);
     pool.on('error', onError);
     pool.on('connect', (client) => client.on('error', onError));
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log && { log }) });
+    // Named statements are parsed and planned once per connection.
+    const names = new Map<string, string>();
+    const run: QueryRunner = async (sql, parameters) => {
+      logQuery?.(sql, parameters);
+      let name = names.get(sql);
+      if (name === undefined) names.set(sql, (name = `prepared_${names.size + 1}`));
+      return (await pool.query({ name, text: sql, values: [...parameters] })).rows;
+    };
+    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log && { log }) }), run };
   }
   if (location.filename !== ':memory:') mkdirSync(dirname(location.filename), { recursive: true });
   const sqlite = new SqliteDatabase(location.filename);
@@ -54,7 +70,21 @@ export async function openDatabase(location: DatabaseLocation, options: Database
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), plugins: [new SqliteBooleanPlugin()], ...(log && { log }) });
+  const prepare = statementCache(sqlite);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withPrepare(sqlite, prepare) }), plugins: [new SqliteBooleanPlugin()], ...(log && { log }) });
+  const throughKysely = kyselyRunner(db);
+  const run: QueryRunner = async (sql, parameters) => {
+    // Kysely holds the one connection for the whole of a transaction; a query from elsewhere
+    // waits for it there rather than run inside someone else's transaction.
+    const values = parameters.map(toSqliteValue);
+    if (sqlite.inTransaction) return throughKysely(sql, values);
+    logQuery?.(sql, values);
+    const statement = prepare(sql);
+    if (statement.reader) return statement.all(...values);
+    statement.run(...values);
+    return [];
+  };
+  return { db, run };
 }
 
 const STATEMENT_CACHE_SIZE = 256;
@@ -64,23 +94,26 @@ const STATEMENT_CACHE_SIZE = 256;
  * better-sqlite3. The server runs a small fixed set of queries, so their statements are kept,
  * the least recently used dropped first past a bound.
  */
-function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDatabase.Database {
+function statementCache(sqlite: SqliteDatabase.Database): (source: string) => SqliteDatabase.Statement {
   const statements = new Map<string, SqliteDatabase.Statement>();
+  return (source) => {
+    let statement = statements.get(source);
+    if (statement) {
+      statements.delete(source);
+    } else {
+      statement = sqlite.prepare(source);
+      if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value ?? '');
+    }
+    statements.set(source, statement);
+    return statement;
+  };
+}
+
+/** The database as Kysely's dialect sees it, with `prepare` going through the cache. */
+function withPrepare(sqlite: SqliteDatabase.Database, prepare: (source: string) => SqliteDatabase.Statement): SqliteDatabase.Database {
   return new Proxy(sqlite, {
     get(target, property) {
-      if (property === 'prepare') {
-        return (source: string) => {
-          let statement = statements.get(source);
-          if (statement) {
-            statements.delete(source);
-          } else {
-            statement = target.prepare(source);
-            if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value ?? '');
-          }
-          statements.set(source, statement);
-          return statement;
-        };
-      }
+      if (property === 'prepare') return prepare;
       const value = Reflect.get(target, property, target) as unknown;
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },

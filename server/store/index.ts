@@ -1,12 +1,11 @@
 // The one store interface the handlers and the CLI use, whatever the database behind it.
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { destinationStore } from './destinations.js';
 import { keyStore } from './keys.js';
 import { migrateToLatest } from './migrations.js';
-import { openDatabase, parseDatabaseUrl, type DatabaseLocation, type DatabaseOptions } from './database.js';
+import { openDatabase, parseDatabaseUrl, type DatabaseLocation, type DatabaseOptions, type OpenedDatabase } from './database.js';
 import { presetStore } from './presets.js';
 import type { SecretBox } from '../domain/secrets.js';
-import type { Database } from './schema.js';
 import { workspaceStore } from './workspaces.js';
 
 export interface Store {
@@ -20,14 +19,14 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export function createStore(db: Kysely<Database>, secrets: SecretBox, dialect: DatabaseLocation['kind'] = 'sqlite'): Store {
+export function createStore({ db, run }: OpenedDatabase, secrets: SecretBox, dialect: DatabaseLocation['kind'] = 'sqlite'): Store {
   return {
     dialect,
     workspaces: workspaceStore(db),
-    keys: keyStore(db),
+    keys: keyStore(db, run),
     // SQLite has one writer at a time; PostgreSQL needs the row locked for the read-modify-write.
     destinations: destinationStore(db, secrets, { lockForUpdate: dialect === 'postgres' }),
-    presets: presetStore(db),
+    presets: presetStore(db, run),
     async ping() {
       await sql`select 1`.execute(db);
     },
@@ -40,12 +39,12 @@ export function createStore(db: Kysely<Database>, secrets: SecretBox, dialect: D
 /** Opens the database of DATABASE_URL, brings its schema up to date and returns the store. */
 export async function openStore(databaseUrl: string, secrets: SecretBox, options: DatabaseOptions = {}): Promise<Store> {
   const location = parseDatabaseUrl(databaseUrl);
-  const db = await openDatabase(location, options);
+  const opened = await openDatabase(location, options);
   try {
-    await migrateToLatest(db);
+    await migrateToLatest(opened.db);
   } catch (err) {
-    await db.destroy();
+    await opened.db.destroy();
     throw err;
   }
-  return createStore(db, secrets, location.kind);
+  return createStore(opened, secrets, location.kind);
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import { utcDay, type UsageWindows } from '../domain/time.js';
+import { preparedQuery, type QueryRunner } from './prepared.js';
 import type { ApiKeysTable, Database } from './schema.js';
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
@@ -15,7 +16,28 @@ export interface KeyWindowUsage {
   byok_usage_monthly: number;
 }
 
-export function keyStore(db: Kysely<Database>) {
+export function keyStore(db: Kysely<Database>, run: QueryRunner) {
+  const byHash = preparedQuery(run, (a: { hash: string }) => db.selectFrom('api_keys').selectAll().where('hash', '=', a.hash));
+  const inWorkspace = preparedQuery(run, (a: { workspaceId: string; hash: string }) =>
+    db.selectFrom('api_keys').selectAll().where('hash', '=', a.hash).where('workspace_id', '=', a.workspaceId),
+  );
+  const sumSince = (column: 'usage' | 'byok_usage', since: string) => sql<number>`coalesce(sum(case when day >= ${since} then ${sql.ref(column)} else 0 end), 0)`;
+  const usageInWindows = preparedQuery(run, (a: { keyId: string; from: string } & UsageWindows) =>
+    db
+      .selectFrom('key_usage_daily')
+      .select([
+        sumSince('usage', a.day).as('usage_daily'),
+        sumSince('usage', a.weekStart).as('usage_weekly'),
+        sumSince('usage', a.monthStart).as('usage_monthly'),
+        sumSince('byok_usage', a.day).as('byok_usage_daily'),
+        sumSince('byok_usage', a.weekStart).as('byok_usage_weekly'),
+        sumSince('byok_usage', a.monthStart).as('byok_usage_monthly'),
+      ])
+      .where('key_id', '=', a.keyId)
+      .where('day', '>=', a.from)
+      .where('day', '<=', a.day),
+  );
+
   return {
     async create(key: NewApiKey, now: Date): Promise<ApiKeyRow> {
       return db
@@ -27,11 +49,11 @@ export function keyStore(db: Kysely<Database>) {
 
     /** The key that a bearer token hashes to, whatever its workspace. */
     async findByHash(hash: string): Promise<ApiKeyRow | undefined> {
-      return db.selectFrom('api_keys').selectAll().where('hash', '=', hash).executeTakeFirst();
+      return (await byHash({ hash }))[0];
     },
 
     async findInWorkspace(workspaceId: string, hash: string): Promise<ApiKeyRow | undefined> {
-      return db.selectFrom('api_keys').selectAll().where('hash', '=', hash).where('workspace_id', '=', workspaceId).executeTakeFirst();
+      return (await inWorkspace({ workspaceId, hash }))[0];
     },
 
     async setDisabled(hash: string, disabled: boolean, now: Date): Promise<boolean> {
@@ -66,23 +88,16 @@ export function keyStore(db: Kysely<Database>) {
     /** Usage in the current day, week and month: a range read of at most 37 daily buckets. */
     async windowUsage(keyId: string, windows: UsageWindows): Promise<KeyWindowUsage> {
       const from = windows.weekStart < windows.monthStart ? windows.weekStart : windows.monthStart;
-      const sumSince = (column: 'usage' | 'byok_usage', since: string) =>
-        sql<number>`coalesce(sum(case when day >= ${since} then ${sql.ref(column)} else 0 end), 0)`;
-      const row = await db
-        .selectFrom('key_usage_daily')
-        .select([
-          sumSince('usage', windows.day).as('usage_daily'),
-          sumSince('usage', windows.weekStart).as('usage_weekly'),
-          sumSince('usage', windows.monthStart).as('usage_monthly'),
-          sumSince('byok_usage', windows.day).as('byok_usage_daily'),
-          sumSince('byok_usage', windows.weekStart).as('byok_usage_weekly'),
-          sumSince('byok_usage', windows.monthStart).as('byok_usage_monthly'),
-        ])
-        .where('key_id', '=', keyId)
-        .where('day', '>=', from)
-        .where('day', '<=', windows.day)
-        .executeTakeFirstOrThrow();
-      return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, Number(v)])) as unknown as KeyWindowUsage;
+      const [row] = await usageInWindows({ keyId, from, ...windows });
+      // PostgreSQL sums come back as strings.
+      return {
+        usage_daily: Number(row?.usage_daily ?? 0),
+        usage_weekly: Number(row?.usage_weekly ?? 0),
+        usage_monthly: Number(row?.usage_monthly ?? 0),
+        byok_usage_daily: Number(row?.byok_usage_daily ?? 0),
+        byok_usage_weekly: Number(row?.byok_usage_weekly ?? 0),
+        byok_usage_monthly: Number(row?.byok_usage_monthly ?? 0),
+      };
     },
   };
 }

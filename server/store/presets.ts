@@ -1,15 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
+import { preparedQuery, type QueryRunner } from './prepared.js';
 import type { Database, PresetsTable, PresetVersionsTable } from './schema.js';
 
 export type PresetRow = Selectable<PresetsTable>;
 export type PresetVersionRow = Selectable<PresetVersionsTable>;
 export type NewPresetVersion = Pick<PresetVersionsTable, 'config' | 'system_prompt' | 'creator_id'>;
 
-export function presetStore(db: Kysely<Database>) {
+export function presetStore(db: Kysely<Database>, run: QueryRunner) {
+  const bySlug = preparedQuery(run, (a: { workspaceId: string; slug: string }) =>
+    db.selectFrom('presets').selectAll().where('workspace_id', '=', a.workspaceId).where('slug', '=', a.slug),
+  );
+  const page = preparedQuery(run, (a: { presetId: string; offset: number; limit: number }) =>
+    db.selectFrom('preset_versions').selectAll().where('preset_id', '=', a.presetId).where('version', '>', a.offset).orderBy('version', 'asc').limit(a.limit),
+  );
+
   return {
     async findBySlug(workspaceId: string, slug: string): Promise<PresetRow | undefined> {
-      return db.selectFrom('presets').selectAll().where('workspace_id', '=', workspaceId).where('slug', '=', slug).executeTakeFirst();
+      return (await bySlug({ workspaceId, slug }))[0];
     },
 
     /**
@@ -17,14 +25,7 @@ export function presetStore(db: Kysely<Database>) {
      * `offset` versions is an index seek to `version > offset`, whatever the offset.
      */
     async pageOfVersions(presetId: string, offset: number, limit: number): Promise<PresetVersionRow[]> {
-      return db
-        .selectFrom('preset_versions')
-        .selectAll()
-        .where('preset_id', '=', presetId)
-        .where('version', '>', offset)
-        .orderBy('version', 'asc')
-        .limit(limit)
-        .execute();
+      return page({ presetId, offset, limit });
     },
 
     /** Adds the next version of the preset (creating the preset on its first version). */

@@ -11,15 +11,15 @@ import {
   type UnknownRow,
 } from 'kysely';
 
-const toSqlite = (value: unknown): unknown => (typeof value === 'boolean' ? Number(value) : value);
+export const toSqliteValue = (value: unknown): unknown => (typeof value === 'boolean' ? Number(value) : value);
 
 class BooleanToInteger extends OperationNodeTransformer {
   protected override transformValue(node: ValueNode): ValueNode {
-    return typeof node.value === 'boolean' ? Object.freeze({ ...node, value: toSqlite(node.value) }) : super.transformValue(node);
+    return typeof node.value === 'boolean' ? Object.freeze({ ...node, value: toSqliteValue(node.value) }) : super.transformValue(node);
   }
 
   protected override transformPrimitiveValueList(node: PrimitiveValueListNode): PrimitiveValueListNode {
-    return PrimitiveValueListNode.create(node.values.map(toSqlite));
+    return PrimitiveValueListNode.create(node.values.map(toSqliteValue));
   }
 }
 

@@ -1,4 +1,6 @@
 // A whole session of requests, errors included, then a search of its logs for every secret used.
+import { connect } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDestination } from '../../server/provisioning.js';
 import { call, createWorkspace, destinationTypes, startTestServer, type TestServer, type Workspace } from '../support/server.js';
@@ -60,5 +62,23 @@ describe('request logs', () => {
     expect(text.toLowerCase()).not.toContain('authorization');
     expect(text).not.toContain('Bearer');
     expect(text).not.toContain('Basic ');
+  });
+
+  it('logs a request the client abandoned before the answer, as a warning marked aborted', async () => {
+    // Authentication is slowed down, so that the client is gone before the answer is written.
+    const slow = await startTestServer({
+      store: (store) => ({ ...store, keys: { ...store.keys, findByHash: async (hash) => (await sleep(300), store.keys.findByHash(hash)) } }),
+    });
+    try {
+      const { port } = new URL(slow.baseUrl);
+      const socket = connect(Number(port), '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(`GET /api/v1/presets/none/versions HTTP/1.1\r\nHost: t\r\nX-Request-Id: abandoned-1\r\nAuthorization: Bearer ${WRONG_KEY}\r\n\r\n`);
+      await sleep(50);
+      socket.destroy();
+      await expect.poll(() => slow.logs.find((entry) => (entry.req as { id?: string } | undefined)?.id === 'abandoned-1')).toMatchObject({ level: 40, aborted: true });
+    } finally {
+      await slow.close();
+    }
   });
 });

@@ -54,7 +54,7 @@ describe('rotate-secrets-key', () => {
     expect(await server.stop()).toBe(0);
 
     // Step 3: the old key can go; everything opens with the new one alone.
-    const db = await openDatabase(parseDatabaseUrl(databaseUrl));
+    const { db } = await openDatabase(parseDatabaseUrl(databaseUrl));
     const rows = await db.selectFrom('destinations').select('config_sealed').execute();
     await db.destroy();
     const newOnly = createSecretBox(newKey);

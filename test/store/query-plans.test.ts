@@ -15,9 +15,10 @@ let store: Store;
 const queries: CompiledQuery[] = [];
 
 beforeAll(async () => {
-  db = await openDatabase({ kind: 'sqlite', filename: ':memory:' }, { log: (event: LogEvent) => void queries.push(event.query) });
+  const opened = await openDatabase({ kind: 'sqlite', filename: ':memory:' }, { log: (event: LogEvent) => void queries.push(event.query) });
+  db = opened.db;
   await migrateToLatest(db);
-  store = createStore(db, createSecretBox(randomBytes(32)));
+  store = createStore(opened, createSecretBox(randomBytes(32)));
 });
 
 afterAll(async () => {
