@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type LogConfig } from 'kysely';
 import type { Database } from './schema.js';
-import { kyselyRunner, type QueryRunner } from './prepared.js';
+import { kyselyDriver, type BoundQuery, type QueryDriver } from './prepared.js';
 import { SqliteBooleanPlugin, toSqliteValue } from './sqlite-boolean-plugin.js';
 
 export type DatabaseLocation = { kind: 'sqlite'; filename: string } | { kind: 'postgres'; url: string };
@@ -32,8 +32,8 @@ export function parseDatabaseUrl(url: string): DatabaseLocation {
 
 export interface OpenedDatabase {
   db: Kysely<Database>;
-  /** Runs a query compiled once straight on the driver (see prepared.ts). */
-  run: QueryRunner;
+  /** Runs queries compiled once straight on the driver (see prepared.ts). */
+  driver: QueryDriver;
 }
 
 // PostgreSQL counts (bigint) and numerics come back as strings; the store converts where it reads them.
@@ -53,15 +53,20 @@ export async function openDatabase(location: DatabaseLocation, options: Database
     const onError = options.onPoolError ?? (() => undefined);
     pool.on('error', onError);
     pool.on('connect', (client) => client.on('error', onError));
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log && { log }) });
     // Named statements are parsed and planned once per connection.
     const names = new Map<string, string>();
-    const run: QueryRunner = async (sql, parameters) => {
-      logQuery?.(sql, parameters);
-      let name = names.get(sql);
-      if (name === undefined) names.set(sql, (name = `prepared_${names.size + 1}`));
-      return (await pool.query({ name, text: sql, values: [...parameters] })).rows;
+    const driver: QueryDriver = {
+      async run<Row>({ sql, parameters }: BoundQuery<Row>) {
+        logQuery?.(sql, parameters);
+        let name = names.get(sql);
+        if (name === undefined) names.set(sql, (name = `prepared_${names.size + 1}`));
+        return (await pool.query({ name, text: sql, values: parameters })).rows as Row[];
+      },
+      // A transaction holds a connection of its own; the read takes its row lock (FOR UPDATE).
+      readModifyWrite: kyselyDriver(db).readModifyWrite,
     };
-    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log && { log }) }), run };
+    return { db, driver };
   }
   if (location.filename !== ':memory:') mkdirSync(dirname(location.filename), { recursive: true });
   const sqlite = new SqliteDatabase(location.filename);
@@ -72,19 +77,40 @@ export async function openDatabase(location: DatabaseLocation, options: Database
   sqlite.pragma('busy_timeout = 5000');
   const prepare = statementCache(sqlite);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withPrepare(sqlite, prepare) }), plugins: [new SqliteBooleanPlugin()], ...(log && { log }) });
-  const throughKysely = kyselyRunner(db);
-  const run: QueryRunner = async (sql, parameters) => {
-    // Kysely holds the one connection for the whole of a transaction; a query from elsewhere
-    // waits for it there rather than run inside someone else's transaction.
+  return { db, driver: sqliteDriver(sqlite, prepare, kyselyDriver(db, toSqliteValue), logQuery) };
+}
+
+function sqliteDriver(
+  sqlite: SqliteDatabase.Database,
+  prepare: (source: string) => SqliteDatabase.Statement,
+  throughKysely: QueryDriver,
+  logQuery?: (sql: string, parameters: readonly unknown[]) => void,
+): QueryDriver {
+  const rowsOf = ({ sql, parameters }: BoundQuery): unknown[] => {
     const values = parameters.map(toSqliteValue);
-    if (sqlite.inTransaction) return throughKysely(sql, values);
     logQuery?.(sql, values);
     const statement = prepare(sql);
     if (statement.reader) return statement.all(...values);
     statement.run(...values);
     return [];
   };
-  return { db, run };
+  // better-sqlite3 runs this as BEGIN IMMEDIATE ... COMMIT, rolling back if it throws.
+  const readModifyWrite = sqlite.transaction((read: BoundQuery, decide: (row: unknown) => { result: unknown; write?: BoundQuery }) => {
+    const { result, write } = decide(rowsOf(read)[0]);
+    if (write) rowsOf(write);
+    return result;
+  });
+  // Kysely holds the one connection for the whole of a transaction of its own (provisioning
+  // uses them); while one is open, queries wait for it there rather than run inside it.
+  return {
+    async run<Row>(query: BoundQuery<Row>) {
+      return sqlite.inTransaction ? throughKysely.run(query) : (rowsOf(query) as Row[]);
+    },
+    async readModifyWrite<Row, T>(read: BoundQuery<Row>, decide: (row: Row | undefined) => { result: T; write?: BoundQuery }) {
+      if (sqlite.inTransaction) return throughKysely.readModifyWrite(read, decide);
+      return readModifyWrite.immediate(read, decide as (row: unknown) => { result: unknown; write?: BoundQuery }) as T;
+    },
+  };
 }
 
 const STATEMENT_CACHE_SIZE = 256;

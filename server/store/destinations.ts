@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { DestinationState } from '../domain/destination-patch.js';
 import type { ConfigValues, DestinationType } from '../domain/destination-types.js';
 import type { SecretBox } from '../domain/secrets.js';
+import { preparedQuery, type QueryDriver } from './prepared.js';
 import type { Database, DestinationsTable } from './schema.js';
 
 type DestinationRow = Selectable<DestinationsTable>;
+type DestinationColumns = Required<Pick<Insertable<DestinationsTable>, 'name' | 'enabled' | 'privacy_mode' | 'sampling_rate' | 'api_key_hashes' | 'filter_rules' | 'config_sealed'>>;
 
 /** A destination as the rest of the server sees it: config decrypted, JSON columns parsed. */
 export interface StoredDestination {
@@ -28,7 +30,7 @@ function parseJson<T>(text: string | null): T | null {
   return text === null ? null : (JSON.parse(text) as T);
 }
 
-export function destinationStore(db: Kysely<Database>, secrets: SecretBox, { lockForUpdate }: { lockForUpdate: boolean }) {
+export function destinationStore(db: Kysely<Database>, driver: QueryDriver, secrets: SecretBox, { lockForUpdate }: { lockForUpdate: boolean }) {
   function fromRow(row: DestinationRow): StoredDestination {
     return {
       id: row.id,
@@ -49,7 +51,7 @@ export function destinationStore(db: Kysely<Database>, secrets: SecretBox, { loc
     };
   }
 
-  function toColumns(state: DestinationState) {
+  function toColumns(state: DestinationState): DestinationColumns {
     return {
       name: state.name,
       enabled: state.enabled,
@@ -60,6 +62,31 @@ export function destinationStore(db: Kysely<Database>, secrets: SecretBox, { loc
       config_sealed: secrets.seal(JSON.stringify(state.config)),
     };
   }
+
+  const readForUpdate = preparedQuery(driver, (a: { workspaceId: string; id: string }) =>
+    db
+      .selectFrom('destinations')
+      .selectAll()
+      .where('id', '=', a.id)
+      .where('workspace_id', '=', a.workspaceId)
+      .$if(lockForUpdate, (query) => query.forUpdate()),
+  );
+  const write = preparedQuery(driver, (a: DestinationColumns & { id: string; revision: number; updated_at: string }) =>
+    db
+      .updateTable('destinations')
+      .set({
+        name: a.name,
+        enabled: a.enabled,
+        privacy_mode: a.privacy_mode,
+        sampling_rate: a.sampling_rate,
+        api_key_hashes: a.api_key_hashes,
+        filter_rules: a.filter_rules,
+        config_sealed: a.config_sealed,
+        revision: a.revision,
+        updated_at: a.updated_at,
+      })
+      .where('id', '=', a.id),
+  );
 
   return {
     async create(destination: NewDestination, now: Date): Promise<StoredDestination> {
@@ -126,25 +153,17 @@ export function destinationStore(db: Kysely<Database>, secrets: SecretBox, { loc
       now: Date,
       decide: (current: StoredDestination) => DestinationDecision<T>,
     ): Promise<{ destination: StoredDestination; result: T } | undefined> {
-      return db.transaction().execute(async (trx) => {
-        const row = await trx
-          .selectFrom('destinations')
-          .selectAll()
-          .where('id', '=', id)
-          .where('workspace_id', '=', workspaceId)
-          .$if(lockForUpdate, (query) => query.forUpdate())
-          .executeTakeFirst();
-        if (!row) return undefined;
+      return driver.readModifyWrite(readForUpdate.bind({ workspaceId, id }), (row) => {
+        if (!row) return { result: undefined };
         const current = fromRow(row);
         const { result, next } = decide(current);
-        if (next === undefined) return { destination: current, result };
-        const updated = await trx
-          .updateTable('destinations')
-          .set({ ...toColumns(next), revision: row.revision + 1, updated_at: now.toISOString() })
-          .where('id', '=', id)
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        return { destination: fromRow(updated), result };
+        if (next === undefined) return { result: { destination: current, result } };
+        const changed = { revision: current.revision + 1, updated_at: now.toISOString() };
+        // What was written is `next`: no need to read it back and decrypt it again.
+        return {
+          result: { destination: { ...current, ...changed, state: next }, result },
+          write: write.bind({ ...toColumns(next), id, ...changed }),
+        };
       });
     },
   };

@@ -19,14 +19,14 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export function createStore({ db, run }: OpenedDatabase, secrets: SecretBox, dialect: DatabaseLocation['kind'] = 'sqlite'): Store {
+export function createStore({ db, driver }: OpenedDatabase, secrets: SecretBox, dialect: DatabaseLocation['kind'] = 'sqlite'): Store {
   return {
     dialect,
     workspaces: workspaceStore(db),
-    keys: keyStore(db, run),
+    keys: keyStore(db, driver),
     // SQLite has one writer at a time; PostgreSQL needs the row locked for the read-modify-write.
-    destinations: destinationStore(db, secrets, { lockForUpdate: dialect === 'postgres' }),
-    presets: presetStore(db, run),
+    destinations: destinationStore(db, driver, secrets, { lockForUpdate: dialect === 'postgres' }),
+    presets: presetStore(db, driver),
     async ping() {
       await sql`select 1`.execute(db);
     },

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import { utcDay, type UsageWindows } from '../domain/time.js';
-import { preparedQuery, type QueryRunner } from './prepared.js';
+import { preparedQuery, type QueryDriver } from './prepared.js';
 import type { ApiKeysTable, Database } from './schema.js';
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
@@ -16,13 +16,13 @@ export interface KeyWindowUsage {
   byok_usage_monthly: number;
 }
 
-export function keyStore(db: Kysely<Database>, run: QueryRunner) {
-  const byHash = preparedQuery(run, (a: { hash: string }) => db.selectFrom('api_keys').selectAll().where('hash', '=', a.hash));
-  const inWorkspace = preparedQuery(run, (a: { workspaceId: string; hash: string }) =>
+export function keyStore(db: Kysely<Database>, driver: QueryDriver) {
+  const byHash = preparedQuery(driver, (a: { hash: string }) => db.selectFrom('api_keys').selectAll().where('hash', '=', a.hash));
+  const inWorkspace = preparedQuery(driver, (a: { workspaceId: string; hash: string }) =>
     db.selectFrom('api_keys').selectAll().where('hash', '=', a.hash).where('workspace_id', '=', a.workspaceId),
   );
   const sumSince = (column: 'usage' | 'byok_usage', since: string) => sql<number>`coalesce(sum(case when day >= ${since} then ${sql.ref(column)} else 0 end), 0)`;
-  const usageInWindows = preparedQuery(run, (a: { keyId: string; from: string } & UsageWindows) =>
+  const usageInWindows = preparedQuery(driver, (a: { keyId: string; from: string } & UsageWindows) =>
     db
       .selectFrom('key_usage_daily')
       .select([

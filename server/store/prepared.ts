@@ -4,12 +4,45 @@
 import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
 
-/** Runs SQL compiled once, with one call's parameters, and returns its rows. */
-export type QueryRunner = (sql: string, parameters: readonly unknown[]) => Promise<unknown[]>;
+/** SQL compiled once, with one call's parameters; `Row` is what it returns. */
+export interface BoundQuery<Row = unknown> {
+  sql: string;
+  parameters: unknown[];
+  /** Carries the row type only; never set. */
+  readonly row?: Row;
+}
 
-/** Runs through Kysely itself: for a database this module did not open (its driver is not at hand). */
-export function kyselyRunner(db: Kysely<Database>): QueryRunner {
-  return async (sql, parameters) => (await db.executeQuery(CompiledQuery.raw(sql, [...parameters]))).rows;
+export interface QueryDriver {
+  run<Row>(query: BoundQuery<Row>): Promise<Row[]>;
+  /**
+   * Reads (at most) one row, decides from it, and runs the write decided on, all in one
+   * transaction. `decide` must not wait on anything: on SQLite the whole runs synchronously, so
+   * that nothing else can come in between.
+   */
+  readModifyWrite<Row, T>(read: BoundQuery<Row>, decide: (row: Row | undefined) => { result: T; write?: BoundQuery }): Promise<T>;
+}
+
+/** Runs through Kysely's own connection handling; `toValue` adapts parameters to the driver. */
+export function kyselyDriver(db: Kysely<Database>, toValue: (value: unknown) => unknown = (value) => value): QueryDriver {
+  const compiled = (query: BoundQuery) => CompiledQuery.raw(query.sql, query.parameters.map(toValue));
+  return {
+    async run<Row>(query: BoundQuery<Row>) {
+      return (await db.executeQuery(compiled(query))).rows as Row[];
+    },
+    async readModifyWrite<Row, T>(read: BoundQuery<Row>, decide: (row: Row | undefined) => { result: T; write?: BoundQuery }) {
+      return db.transaction().execute(async (trx) => {
+        const [row] = (await trx.executeQuery(compiled(read))).rows as Row[];
+        const { result, write } = decide(row);
+        if (write) await trx.executeQuery(compiled(write));
+        return result;
+      });
+    },
+  };
+}
+
+export interface PreparedQuery<Args, Row> {
+  (args: Args): Promise<Row[]>;
+  bind(args: Args): BoundQuery<Row>;
 }
 
 const PLACEHOLDER = '\u0000argument:';
@@ -18,19 +51,16 @@ const PLACEHOLDER = '\u0000argument:';
  * `build` receives stand-ins for the arguments (strings that name them); the compiled query
  * keeps their positions, and each call puts its own arguments there.
  */
-export function preparedQuery<Args extends object, Row>(
-  run: QueryRunner,
-  build: (args: Args) => Compilable<Row>,
-): (args: Args) => Promise<Row[]> {
+export function preparedQuery<Args extends object, Row>(driver: QueryDriver, build: (args: Args) => Compilable<Row>): PreparedQuery<Args, Row> {
   const standIns = new Proxy({} as Args, { get: (_target, name) => `${PLACEHOLDER}${String(name)}` });
   const { sql, parameters } = build(standIns).compile();
   const argumentAt = parameters.map((value) => (typeof value === 'string' && value.startsWith(PLACEHOLDER) ? value.slice(PLACEHOLDER.length) : undefined));
-  return (args) =>
-    run(
-      sql,
-      parameters.map((value, index) => {
-        const name = argumentAt[index];
-        return name === undefined ? value : args[name as keyof Args];
-      }),
-    ) as Promise<Row[]>;
+  const bind = (args: Args): BoundQuery<Row> => ({
+    sql,
+    parameters: parameters.map((value, index) => {
+      const name = argumentAt[index];
+      return name === undefined ? value : args[name as keyof Args];
+    }),
+  });
+  return Object.assign((args: Args) => driver.run(bind(args)), { bind });
 }

@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
-import { preparedQuery, type QueryRunner } from './prepared.js';
+import { preparedQuery, type QueryDriver } from './prepared.js';
 import type { Database, PresetsTable, PresetVersionsTable } from './schema.js';
 
 export type PresetRow = Selectable<PresetsTable>;
 export type PresetVersionRow = Selectable<PresetVersionsTable>;
 export type NewPresetVersion = Pick<PresetVersionsTable, 'config' | 'system_prompt' | 'creator_id'>;
 
-export function presetStore(db: Kysely<Database>, run: QueryRunner) {
-  const bySlug = preparedQuery(run, (a: { workspaceId: string; slug: string }) =>
+export function presetStore(db: Kysely<Database>, driver: QueryDriver) {
+  const bySlug = preparedQuery(driver, (a: { workspaceId: string; slug: string }) =>
     db.selectFrom('presets').selectAll().where('workspace_id', '=', a.workspaceId).where('slug', '=', a.slug),
   );
-  const page = preparedQuery(run, (a: { presetId: string; offset: number; limit: number }) =>
+  const page = preparedQuery(driver, (a: { presetId: string; offset: number; limit: number }) =>
     db.selectFrom('preset_versions').selectAll().where('preset_id', '=', a.presetId).where('version', '>', a.offset).orderBy('version', 'asc').limit(a.limit),
   );
 
