@@ -74,9 +74,12 @@ export function createApp({ store, clock, logger, spec, validateResponses, rateL
   });
   app.use('/docs', docsRouter());
 
-  app.use(strictQueryIntegers(spec, API_PREFIX));
-  app.use(API_PREFIX, express.json({ limit: BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] }));
-  app.use(
+  // Everything under the prefix goes through one router: one prefix match per request, not one
+  // per middleware.
+  const api = express.Router();
+  api.use(strictQueryIntegers(spec));
+  api.use(express.json({ limit: BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] }));
+  api.use(
     OpenApiValidator.middleware({
       // The validator annotates the document it is given; it gets its own copy.
       apiSpec: structuredClone(spec) as unknown as string,
@@ -87,9 +90,10 @@ export function createApp({ store, clock, logger, spec, validateResponses, rateL
       $refParser: { mode: 'dereference' },
     }),
   );
-
+  api.use(authenticate(store, clock), rateLimitPerKey(rateLimit));
   const routeDeps = { store, clock, destinationTypes: destinationTypes ?? loadDestinationTypeRules(spec) };
-  app.use(API_PREFIX, authenticate(store, clock), rateLimitPerKey(rateLimit), keysRouter(routeDeps), destinationsRouter(routeDeps), presetsRouter(routeDeps));
+  api.use(keysRouter(routeDeps), destinationsRouter(routeDeps), presetsRouter(routeDeps));
+  app.use(API_PREFIX, api);
 
   app.use(notFoundHandler);
   app.use(errorHandler(logger));

@@ -18,7 +18,7 @@ function schemaTypes(schema: Record<string, unknown>): string[] {
   return Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string];
 }
 
-function collect(spec: OpenApiDocument, prefix: string): OperationQueryIntegers[] {
+function collect(spec: OpenApiDocument): OperationQueryIntegers[] {
   return Object.entries(spec.paths).flatMap(([template, item]) =>
     Object.entries(item).flatMap(([method, operation]) => {
       const integers = new Map<string, boolean>();
@@ -27,14 +27,15 @@ function collect(spec: OpenApiDocument, prefix: string): OperationQueryIntegers[
         if (parameter.in === 'query' && types.includes('integer')) integers.set(parameter.name, types.includes('null'));
       }
       if (integers.size === 0) return [];
-      const path = new RegExp(`^${prefix}${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
+      const path = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
       return [{ method: method.toUpperCase(), path, integers }];
     }),
   );
 }
 
-export function strictQueryIntegers(spec: OpenApiDocument, prefix: string): RequestHandler {
-  const operations = collect(spec, prefix);
+/** For the router mounted at the spec's server URL: paths are matched below it. */
+export function strictQueryIntegers(spec: OpenApiDocument): RequestHandler {
+  const operations = collect(spec);
   return (req, _res, next) => {
     const operation = operations.find((o) => o.method === req.method && o.path.test(req.path));
     if (!operation) return next();
