@@ -1,9 +1,11 @@
 // The benchmark: throughput and p99 of this server against two baselines measured in the same
-// run (a raw node:http server and a bare Express 5 app returning the same bodies), interleaved
+// run (a raw node:http server, a bare Express 5 app returning the same bodies, and that app behind
+// express-openapi-validator, the floor the required stack sets), interleaved
 // in rounds, medians reported as ratios; flat cost as data grows; memory; start-up; client
 // overhead. Load stays on loopback, bounded in time and connections.
 // Usage: npm run bench [-- --quick] [-- --json]     BENCH_POSTGRES_URL adds a PostgreSQL subject.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -43,6 +45,18 @@ function startProcess(script: string, args: string[], env: Record<string, string
     });
     child.on('exit', (code) => reject(new Error(`${script} exited with ${code}: ${output}`)));
   });
+}
+
+/** Runs a script to its end; resolves with its last line of output. */
+function runToEnd(script: string, args: string[], env: Record<string, string>): Promise<string> {
+  const child = spawn(process.execPath, [script, ...args], { cwd: root, env: { ...process.env, ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) =>
+    child.on('close', (code) => (code === 0 ? resolve(stdout.trim().split('\n').pop() ?? '') : reject(new Error(`${script} exited with ${code}: ${stderr}`)))),
+  );
 }
 
 function stop(started: Started): Promise<void> {
@@ -129,21 +143,19 @@ async function measureStartup(): Promise<number> {
 
 interface SubjectReport {
   database: string;
-  throughput: { scenario: string; rawRps: number; expressRps: number; subjectRps: number; ratioToExpress: number; p99Ms: number; expressP99Ms: number; p99Ratio: number; target: number; errors: number }[];
+  throughput: { scenario: string; rawRps: number; expressRps: number; floorRps: number; subjectRps: number; ratioToExpress: number; ratioToFloor: number; p99Ms: number; expressP99Ms: number; p99Ratio: number; target: number; errors: number }[];
   flatCost: { measure: string; smallMs: number; largeMs: number; ratio: number; target: number }[];
   rssMb: number;
 }
 
 async function benchSubject(label: string, databaseUrl: string): Promise<SubjectReport> {
   log(`[${label}] seeding (${settings.bigCount.toLocaleString('en')} versions and usage records)...`);
-  const subject = await startProcess('dist/bench/servers/subject.js', [databaseUrl, String(settings.bigCount)]);
-  const { port, managementKey, idleKeyHash, busyKeyHash, destinationId } = subject.info as {
-    port: number;
-    managementKey: string;
-    idleKeyHash: string;
-    busyKeyHash: string;
-    destinationId: string;
-  };
+  const secretsKey = randomBytes(32).toString('hex');
+  const { managementKey, idleKeyHash, busyKeyHash, destinationId } = JSON.parse(
+    await runToEnd('dist/bench/servers/seed.js', [databaseUrl, String(settings.bigCount)], { BENCH_SECRETS_KEY: secretsKey }),
+  ) as { managementKey: string; idleKeyHash: string; busyKeyHash: string; destinationId: string };
+  const subject = await startProcess('dist/bench/servers/subject.js', [databaseUrl], { BENCH_SECRETS_KEY: secretsKey });
+  const port = Number(subject.info.port);
   const scenarios: (Scenario & { target: number })[] = [
     { name: 'getKey', method: 'GET', path: `/api/v1/keys/${idleKeyHash}`, target: 0.8 },
     { name: 'updateObservabilityDestination', method: 'PATCH', path: `/api/v1/observability/destinations/${destinationId}`, bodies: ['{"sampling_rate":0.5}', '{"sampling_rate":0.25}'], target: 0.5 },
@@ -154,36 +166,42 @@ async function benchSubject(label: string, databaseUrl: string): Promise<Subject
   writeFileSync(bodiesFile, JSON.stringify(await captureBodies(port, scenarios, managementKey)));
   const raw = await startProcess('dist/bench/servers/baseline-http.js', [bodiesFile]);
   const bare = await startProcess('dist/bench/servers/baseline-express.js', [bodiesFile]);
+  const floor = await startProcess('dist/bench/servers/baseline-validator.js', [bodiesFile]);
 
   const throughput: SubjectReport['throughput'] = [];
   for (const scenario of scenarios) {
-    const samples = { raw: [] as number[], bare: [] as number[], subject: [] as number[], ratio: [] as number[], p99: [] as number[], bareP99: [] as number[], p99Ratio: [] as number[], errors: 0 };
+    const samples = { raw: [] as number[], bare: [] as number[], floor: [] as number[], subject: [] as number[], ratio: [] as number[], floorRatio: [] as number[], p99: [] as number[], bareP99: [] as number[], p99Ratio: [] as number[], errors: 0 };
     for (let round = 0; round < settings.rounds; round++) {
       // Interleaved, in a rotating order, so that drift of the machine hits all three alike.
       const order = [
         ['raw', raw.info.port],
         ['bare', bare.info.port],
+        ['floor', floor.info.port],
         ['subject', port],
       ] as const;
-      const rotated = [...order.slice(round % 3), ...order.slice(0, round % 3)];
+      const rotated = [...order.slice(round % order.length), ...order.slice(0, round % order.length)];
       const results: Record<string, { rps: number; p99: number; errors: number }> = {};
       for (const [name, targetPort] of rotated) results[name] = await load(Number(targetPort), scenario, managementKey);
-      const [r, b, s] = [results.raw, results.bare, results.subject] as { rps: number; p99: number; errors: number }[];
+      const [r, b, f, s] = [results.raw, results.bare, results.floor, results.subject] as { rps: number; p99: number; errors: number }[];
       samples.raw.push(r?.rps ?? 0);
       samples.bare.push(b?.rps ?? 0);
+      samples.floor.push(f?.rps ?? 0);
+      samples.floorRatio.push((s?.rps ?? 0) / (f?.rps ?? 1));
       samples.subject.push(s?.rps ?? 0);
       samples.ratio.push((s?.rps ?? 0) / (b?.rps ?? 1));
       samples.p99.push(s?.p99 ?? 0);
       samples.bareP99.push(b?.p99 ?? 0);
       samples.p99Ratio.push((s?.p99 ?? 0) / Math.max(1, b?.p99 ?? 1));
-      samples.errors += (s?.errors ?? 0) + (r?.errors ?? 0) + (b?.errors ?? 0);
+      samples.errors += (s?.errors ?? 0) + (r?.errors ?? 0) + (b?.errors ?? 0) + (f?.errors ?? 0);
     }
     throughput.push({
       scenario: scenario.name,
       rawRps: median(samples.raw),
       expressRps: median(samples.bare),
+      floorRps: median(samples.floor),
       subjectRps: median(samples.subject),
       ratioToExpress: median(samples.ratio),
+      ratioToFloor: median(samples.floorRatio),
       p99Ms: median(samples.p99),
       expressP99Ms: median(samples.bareP99),
       p99Ratio: median(samples.p99Ratio),
@@ -211,7 +229,7 @@ async function benchSubject(label: string, databaseUrl: string): Promise<Subject
     log(`[${label}] flat cost, ${measure}: ${ratio.toFixed(2)}x`);
   }
   const report = { database: label, throughput, flatCost, rssMb: rssMb(subject.child.pid) };
-  await Promise.all([stop(subject), stop(raw), stop(bare)]);
+  await Promise.all([stop(subject), stop(raw), stop(bare), stop(floor)]);
   return report;
 }
 
@@ -259,10 +277,10 @@ writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify(results, nu
 const pass = (ok: boolean) => (ok ? 'yes' : '**no**');
 const lines: string[] = [];
 for (const subject of subjects) {
-  lines.push(`### ${subject.database}`, '', '| operation | raw node:http req/s | bare Express req/s | this server req/s | ratio to Express | target | p99 ms (Express) | p99 ratio (target <= 2) | met |', '|---|---|---|---|---|---|---|---|---|');
+  lines.push(`### ${subject.database}`, '', '| operation | raw node:http req/s | bare Express req/s | Express + validator req/s | this server req/s | ratio to Express | target | ratio to Express + validator | p99 ms (Express) | p99 ratio (target <= 2) | met |', '|---|---|---|---|---|---|---|---|---|---|---|');
   for (const t of subject.throughput) {
     lines.push(
-      `| ${t.scenario} | ${Math.round(t.rawRps)} | ${Math.round(t.expressRps)} | ${Math.round(t.subjectRps)} | ${t.ratioToExpress.toFixed(2)} | >= ${t.target} | ${t.p99Ms} (${t.expressP99Ms}) | ${t.p99Ratio.toFixed(2)} | ${pass(t.ratioToExpress >= t.target && t.p99Ratio <= 2 && t.errors === 0)} |`,
+      `| ${t.scenario} | ${Math.round(t.rawRps)} | ${Math.round(t.expressRps)} | ${Math.round(t.floorRps)} | ${Math.round(t.subjectRps)} | ${t.ratioToExpress.toFixed(2)} | >= ${t.target} | ${t.ratioToFloor.toFixed(2)} | ${t.p99Ms} (${t.expressP99Ms}) | ${t.p99Ratio.toFixed(2)} | ${pass(t.ratioToExpress >= t.target && t.p99Ratio <= 2 && t.errors === 0)} |`,
     );
   }
   lines.push('', `| flat cost (${settings.bigCount.toLocaleString('en')} rows vs small) | small ms | large ms | ratio | target | met |`, '|---|---|---|---|---|---|');

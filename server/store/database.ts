@@ -57,11 +57,11 @@ export async function openDatabase(location: DatabaseLocation, options: Database
     // Named statements are parsed and planned once per connection.
     const names = new Map<string, string>();
     const driver: QueryDriver = {
-      async run<Row>({ sql, parameters }: BoundQuery<Row>) {
+      async run<Row>({ sql, parameters, arrays }: BoundQuery<Row>) {
         logQuery?.(sql, parameters);
         let name = names.get(sql);
         if (name === undefined) names.set(sql, (name = `prepared_${names.size + 1}`));
-        return (await pool.query({ name, text: sql, values: parameters })).rows as Row[];
+        return (await pool.query({ name, text: sql, values: parameters, ...(arrays && { rowMode: 'array' as const }) })).rows as Row[];
       },
       // A transaction holds a connection of its own; the read takes its row lock (FOR UPDATE).
       readModifyWrite: kyselyDriver(db).readModifyWrite,
@@ -86,10 +86,17 @@ function sqliteDriver(
   throughKysely: QueryDriver,
   logQuery?: (sql: string, parameters: readonly unknown[]) => void,
 ): QueryDriver {
-  const rowsOf = ({ sql, parameters }: BoundQuery): unknown[] => {
+  const arrayStatements = new WeakMap<SqliteDatabase.Statement, SqliteDatabase.Statement>();
+  const rowsOf = ({ sql, parameters, arrays }: BoundQuery): unknown[] => {
     const values = parameters.map(toSqliteValue);
     logQuery?.(sql, values);
     const statement = prepare(sql);
+    if (statement.reader && arrays) {
+      // A statement's row mode is its own state: arrays get a statement of their own.
+      let raw = arrayStatements.get(statement);
+      if (!raw) arrayStatements.set(statement, (raw = sqlite.prepare(sql).raw(true)));
+      return raw.all(...values);
+    }
     if (statement.reader) return statement.all(...values);
     statement.run(...values);
     return [];

@@ -11,9 +11,20 @@ export function presetStore(db: Kysely<Database>, driver: QueryDriver) {
   const bySlug = preparedQuery(driver, (a: { workspaceId: string; slug: string }) =>
     db.selectFrom('presets').selectAll().where('workspace_id', '=', a.workspaceId).where('slug', '=', a.slug),
   );
-  const page = preparedQuery(driver, (a: { presetId: string; offset: number; limit: number }) =>
-    db.selectFrom('preset_versions').selectAll().where('preset_id', '=', a.presetId).where('version', '>', a.offset).orderBy('version', 'asc').limit(a.limit),
+  // A page is the largest read here: its rows come as arrays, and preset_id, the same for all, stays out.
+  const page = preparedQuery(
+    driver,
+    (a: { presetId: string; offset: number; limit: number }) =>
+      db
+        .selectFrom('preset_versions')
+        .select(['id', 'version', 'config', 'system_prompt', 'creator_id', 'created_at', 'updated_at'])
+        .where('preset_id', '=', a.presetId)
+        .where('version', '>', a.offset)
+        .orderBy('version', 'asc')
+        .limit(a.limit),
+    'arrays',
   );
+  type PageColumns = [string, number, string, string | null, string, string, string];
 
   return {
     async findBySlug(workspaceId: string, slug: string): Promise<PresetRow | undefined> {
@@ -25,7 +36,10 @@ export function presetStore(db: Kysely<Database>, driver: QueryDriver) {
      * `offset` versions is an index seek to `version > offset`, whatever the offset.
      */
     async pageOfVersions(presetId: string, offset: number, limit: number): Promise<PresetVersionRow[]> {
-      return page({ presetId, offset, limit });
+      return (await page({ presetId, offset, limit })).map((columns) => {
+        const [id, version, config, system_prompt, creator_id, created_at, updated_at] = columns as PageColumns;
+        return { id, preset_id: presetId, version, config, system_prompt, creator_id, created_at, updated_at };
+      });
     },
 
     /** Adds the next version of the preset (creating the preset on its first version). */
