@@ -1,11 +1,12 @@
 // API keys: `sk-or-v1-` and 64 hex characters. Only the SHA-256 hash of a key is stored.
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { apiKeyLabel } from './masking.js';
 
 export const API_KEY_PATTERN = /^sk-or-v1-[0-9a-f]{64}$/;
 
 export function hashApiKey(rawKey: string): string {
-  return createHash('sha256').update(rawKey).digest('hex');
+  // The one-shot form: no Hash object per request.
+  return hash('sha256', rawKey, 'hex');
 }
 
 export interface GeneratedApiKey {

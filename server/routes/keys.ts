@@ -14,10 +14,10 @@ export function keysRouter({ store, clock }: RouteDeps): Router {
   const router = Router();
 
   router.get('/keys/:hash', requireManagementKey, async (req: Request<GetKey['parameters']['path']>, res: Response<GetKeyResponse>) => {
-    const key = await store.keys.findInWorkspace(res.locals.caller.workspaceId, req.params.hash);
-    if (!key) throw new ApiError(404, 'No API key with this hash in your workspace.');
-    const windows = await store.keys.windowUsage(key.id, usageWindows(clock()));
-    const figures = { usage: key.usage_total, byok_usage: key.byok_usage_total, ...windows };
+    const found = await store.keys.findInWorkspaceWithUsage(res.locals.caller.workspaceId, req.params.hash, usageWindows(clock()));
+    if (!found) throw new ApiError(404, 'No API key with this hash in your workspace.');
+    const { key, usage } = found;
+    const figures = { usage: key.usage_total, byok_usage: key.byok_usage_total, ...usage };
     const limits = { limit: key.spend_limit, limit_reset: key.limit_reset, include_byok_in_limit: Boolean(key.include_byok_in_limit) };
     res.json({
       data: {

@@ -18,24 +18,25 @@ export interface KeyWindowUsage {
 
 export function keyStore(db: Kysely<Database>, driver: QueryDriver) {
   const byHash = preparedQuery(driver, (a: { hash: string }) => db.selectFrom('api_keys').selectAll().where('hash', '=', a.hash));
-  const inWorkspace = preparedQuery(driver, (a: { workspaceId: string; hash: string }) =>
-    db.selectFrom('api_keys').selectAll().where('hash', '=', a.hash).where('workspace_id', '=', a.workspaceId),
-  );
-  const sumSince = (column: 'usage' | 'byok_usage', since: string) => sql<number>`coalesce(sum(case when day >= ${since} then ${sql.ref(column)} else 0 end), 0)`;
-  const usageInWindows = preparedQuery(driver, (a: { keyId: string; from: string } & UsageWindows) =>
+  // The key and its usage in the current day, week and month, in one statement: a join from the
+  // key to a range of its daily buckets (at most 37 of them), summed.
+  const sumSince = (column: 'u.usage' | 'u.byok_usage', since: string) => sql<number>`coalesce(sum(case when u.day >= ${since} then ${sql.ref(column)} else 0 end), 0)`;
+  const withUsage = preparedQuery(driver, (a: { workspaceId: string; hash: string; from: string } & UsageWindows) =>
     db
-      .selectFrom('key_usage_daily')
+      .selectFrom('api_keys as k')
+      .leftJoin('key_usage_daily as u', (join) => join.onRef('u.key_id', '=', 'k.id').on('u.day', '>=', a.from).on('u.day', '<=', a.day))
+      .selectAll('k')
       .select([
-        sumSince('usage', a.day).as('usage_daily'),
-        sumSince('usage', a.weekStart).as('usage_weekly'),
-        sumSince('usage', a.monthStart).as('usage_monthly'),
-        sumSince('byok_usage', a.day).as('byok_usage_daily'),
-        sumSince('byok_usage', a.weekStart).as('byok_usage_weekly'),
-        sumSince('byok_usage', a.monthStart).as('byok_usage_monthly'),
+        sumSince('u.usage', a.day).as('usage_daily'),
+        sumSince('u.usage', a.weekStart).as('usage_weekly'),
+        sumSince('u.usage', a.monthStart).as('usage_monthly'),
+        sumSince('u.byok_usage', a.day).as('byok_usage_daily'),
+        sumSince('u.byok_usage', a.weekStart).as('byok_usage_weekly'),
+        sumSince('u.byok_usage', a.monthStart).as('byok_usage_monthly'),
       ])
-      .where('key_id', '=', a.keyId)
-      .where('day', '>=', a.from)
-      .where('day', '<=', a.day),
+      .where('k.hash', '=', a.hash)
+      .where('k.workspace_id', '=', a.workspaceId)
+      .groupBy('k.id'),
   );
 
   return {
@@ -52,8 +53,22 @@ export function keyStore(db: Kysely<Database>, driver: QueryDriver) {
       return (await byHash({ hash }))[0];
     },
 
-    async findInWorkspace(workspaceId: string, hash: string): Promise<ApiKeyRow | undefined> {
-      return (await inWorkspace({ workspaceId, hash }))[0];
+    /** A key of the workspace with its usage in the given windows; undefined when the workspace has no such key. */
+    async findInWorkspaceWithUsage(workspaceId: string, hash: string, windows: UsageWindows): Promise<{ key: ApiKeyRow; usage: KeyWindowUsage } | undefined> {
+      const from = windows.weekStart < windows.monthStart ? windows.weekStart : windows.monthStart;
+      const [row] = await withUsage({ workspaceId, hash, from, ...windows });
+      if (!row) return undefined;
+      const { usage_daily, usage_weekly, usage_monthly, byok_usage_daily, byok_usage_weekly, byok_usage_monthly, ...key } = row;
+      // PostgreSQL sums come back as strings.
+      const usage = {
+        usage_daily: Number(usage_daily),
+        usage_weekly: Number(usage_weekly),
+        usage_monthly: Number(usage_monthly),
+        byok_usage_daily: Number(byok_usage_daily),
+        byok_usage_weekly: Number(byok_usage_weekly),
+        byok_usage_monthly: Number(byok_usage_monthly),
+      };
+      return { key, usage };
     },
 
     async setDisabled(hash: string, disabled: boolean, now: Date): Promise<boolean> {
@@ -83,21 +98,6 @@ export function keyStore(db: Kysely<Database>, driver: QueryDriver) {
           .where('id', '=', keyId)
           .execute();
       });
-    },
-
-    /** Usage in the current day, week and month: a range read of at most 37 daily buckets. */
-    async windowUsage(keyId: string, windows: UsageWindows): Promise<KeyWindowUsage> {
-      const from = windows.weekStart < windows.monthStart ? windows.weekStart : windows.monthStart;
-      const [row] = await usageInWindows({ keyId, from, ...windows });
-      // PostgreSQL sums come back as strings.
-      return {
-        usage_daily: Number(row?.usage_daily ?? 0),
-        usage_weekly: Number(row?.usage_weekly ?? 0),
-        usage_monthly: Number(row?.usage_monthly ?? 0),
-        byok_usage_daily: Number(row?.byok_usage_daily ?? 0),
-        byok_usage_weekly: Number(row?.byok_usage_weekly ?? 0),
-        byok_usage_monthly: Number(row?.byok_usage_monthly ?? 0),
-      };
     },
   };
 }

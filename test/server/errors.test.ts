@@ -127,9 +127,9 @@ describe('server errors', () => {
       ...store,
       keys: {
         ...store.keys,
-        findInWorkspace: async (workspaceId: string, hash: string) => {
-          const key = await store.keys.findInWorkspace(workspaceId, hash);
-          return key && { ...key, limit_reset: 'yearly' as 'daily' };
+        findInWorkspaceWithUsage: async (...args: Parameters<Store['keys']['findInWorkspaceWithUsage']>) => {
+          const found = await store.keys.findInWorkspaceWithUsage(...args);
+          return found && { ...found, key: { ...found.key, limit_reset: 'yearly' as 'daily' } };
         },
       },
     }));

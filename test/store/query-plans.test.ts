@@ -35,9 +35,10 @@ async function planOf(run: () => Promise<unknown>): Promise<string> {
 }
 
 describe('query plans', () => {
-  it('reads the usage windows of a key by a range of its primary key, never a scan', async () => {
-    const plan = await planOf(() => store.keys.windowUsage('key-id', usageWindows(new Date('2026-11-18T12:00:00Z'))));
-    expect(plan).toMatch(/SEARCH key_usage_daily USING (PRIMARY KEY|INDEX \S+) \(key_id=\? AND day>\? AND day<\?\)/);
+  it('reads a key by its hash and its usage windows by a range of the usage primary key, never a scan', async () => {
+    const plan = await planOf(() => store.keys.findInWorkspaceWithUsage('workspace-id', '0'.repeat(64), usageWindows(new Date('2026-11-18T12:00:00Z'))));
+    expect(plan).toMatch(/SEARCH k USING INDEX \S+ \(hash=\?\)/);
+    expect(plan).toMatch(/SEARCH u USING (PRIMARY KEY|INDEX \S+) \(key_id=\? AND day>\? AND day<\?\)/);
     expect(plan).not.toMatch(/SCAN/);
   });
 
