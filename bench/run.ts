@@ -31,10 +31,19 @@ interface Started {
   info: Record<string, string | number>;
 }
 
+// The node flags of `npm start`, so that the server is measured exactly as it is run.
+function startScriptNodeFlags(): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const match = /^node((?: --\S+)*) dist\/server\/main\.js$/.exec(scripts.start ?? '');
+  if (!match) throw new Error(`npm start is not "node [flags] dist/server/main.js": ${scripts.start}`);
+  return (match[1] ?? '').split(' ').filter(Boolean);
+}
+const serverNodeFlags = startScriptNodeFlags();
+
 // Servers run from the compiled build (`npm run build:server`, which `npm run bench` runs first),
 // as in production: no TypeScript loader in their start-up, memory or profile.
-function startProcess(script: string, args: string[], env: Record<string, string> = {}): Promise<Started> {
-  const child = spawn(process.execPath, [script, ...args], { cwd: root, env: { ...process.env, NODE_ENV: 'production', ...env } });
+function startProcess(script: string, args: string[], env: Record<string, string> = {}, nodeFlags: string[] = []): Promise<Started> {
+  const child = spawn(process.execPath, [...nodeFlags, script, ...args], { cwd: root, env: { ...process.env, NODE_ENV: 'production', ...env } });
   return new Promise((resolve, reject) => {
     let output = '';
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -116,7 +125,9 @@ async function captureBodies(port: number, scenarios: Scenario[], apiKey: string
 async function measureStartup(): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-start-'));
   const started = performance.now();
-  const child = spawn(process.execPath, ['dist/server/main.js'], { cwd: root, env: { ...process.env, DATABASE_URL: `sqlite:${join(dir, 'api.db')}`, PORT: '0', LOG_LEVEL: 'info' } });
+  // As in production: NODE_ENV=production (responses not validated) with its own SECRETS_KEY.
+  const env = { ...process.env, NODE_ENV: 'production', SECRETS_KEY: randomBytes(32).toString('base64'), DATABASE_URL: `sqlite:${join(dir, 'api.db')}`, PORT: '0', LOG_LEVEL: 'info' };
+  const child = spawn(process.execPath, [...serverNodeFlags, 'dist/server/main.js'], { cwd: root, env });
   let output = '';
   try {
     const { url, key } = await new Promise<{ url: string; key: string }>((resolve, reject) => {
@@ -154,7 +165,7 @@ async function benchSubject(label: string, databaseUrl: string): Promise<Subject
   const { managementKey, idleKeyHash, busyKeyHash, destinationId } = JSON.parse(
     await runToEnd('dist/bench/servers/seed.js', [databaseUrl, String(settings.bigCount)], { BENCH_SECRETS_KEY: secretsKey }),
   ) as { managementKey: string; idleKeyHash: string; busyKeyHash: string; destinationId: string };
-  const subject = await startProcess('dist/bench/servers/subject.js', [databaseUrl], { BENCH_SECRETS_KEY: secretsKey });
+  const subject = await startProcess('dist/bench/servers/subject.js', [databaseUrl], { BENCH_SECRETS_KEY: secretsKey }, serverNodeFlags);
   const port = Number(subject.info.port);
   const scenarios: (Scenario & { target: number })[] = [
     { name: 'getKey', method: 'GET', path: `/api/v1/keys/${idleKeyHash}`, target: 0.8 },

@@ -3,7 +3,7 @@
 // unless info.version has a new major version.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { parseSpecYaml } from '../server/spec.js';
 import { compareSpecs, majorVersion } from './spec-compare.js';
 
 const ref = process.argv[2] ?? 'HEAD~1';
@@ -14,8 +14,8 @@ try {
   console.log(`spec:diff: no openapi.yaml at ${ref} (first commit, or history not fetched): nothing to compare.`);
   process.exit(0);
 }
-const before = parse(baseText) as Record<string, unknown>;
-const after = parse(readFileSync('openapi.yaml', 'utf8')) as Record<string, unknown>;
+const before = parseSpecYaml(baseText) as Record<string, unknown>;
+const after = parseSpecYaml(readFileSync('openapi.yaml', 'utf8')) as Record<string, unknown>;
 const changes = await compareSpecs(before, after);
 const breaking = changes.filter((c) => c.breaking);
 for (const change of changes) console.log(`${change.breaking ? 'BREAKING  ' : 'compatible'}  ${change.where}: ${change.what}`);

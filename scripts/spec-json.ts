@@ -3,12 +3,12 @@
 // regeneration.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
+import { parseSpecYaml } from '../server/spec.js';
 
 const specPath = fileURLToPath(new URL('../openapi.yaml', import.meta.url));
 const outputPath = fileURLToPath(new URL('../generated/openapi.json', import.meta.url));
 
-const expected = `${JSON.stringify(parse(readFileSync(specPath, 'utf8')), null, 2)}\n`;
+const expected = `${JSON.stringify(parseSpecYaml(readFileSync(specPath, 'utf8')), null, 2)}\n`;
 
 if (process.argv.includes('--check')) {
   let current = '';

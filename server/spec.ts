@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { parse } from 'yaml';
+import yaml from 'js-yaml';
 import { projectRoot } from './project-root.js';
 
 export const specPath = join(projectRoot, 'openapi.yaml');
@@ -41,8 +41,16 @@ export interface OpenApiDocument {
   security?: Record<string, string[]>[];
 }
 
+/**
+ * YAML 1.2's core schema: plain scalars are strings, numbers, booleans and null, never dates.
+ * js-yaml parses the contract in a fifth of the time the `yaml` package took, which start-up felt.
+ */
+export function parseSpecYaml(text: string): unknown {
+  return yaml.load(text, { schema: yaml.CORE_SCHEMA });
+}
+
 export function loadSpec(path: string = specPath): OpenApiDocument {
-  return parse(readFileSync(path, 'utf8')) as OpenApiDocument;
+  return parseSpecYaml(readFileSync(path, 'utf8')) as OpenApiDocument;
 }
 
 export const SPEC_SCHEMA_ID = 'openapi.yaml';
