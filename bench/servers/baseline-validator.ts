@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import express from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
+import { validatorOptions } from '../../server/app.js';
 import { loadSpec } from '../../server/spec.js';
 
 const bodies = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as Record<string, string>;
@@ -12,15 +13,7 @@ const app = express();
 app.disable('x-powered-by');
 app.set('query parser', 'extended');
 app.use(express.json());
-app.use(
-  OpenApiValidator.middleware({
-    apiSpec: loadSpec() as unknown as string,
-    validateRequests: { allowUnknownQueryParameters: false },
-    validateResponses: false,
-    validateSecurity: false,
-    $refParser: { mode: 'dereference' },
-  }),
-);
+app.use(OpenApiValidator.middleware(validatorOptions(loadSpec(), false)));
 app.use((req, res) => {
   const body = bodies[`${req.method} ${req.originalUrl}`];
   res.status(body === undefined ? 404 : 200).type('application/json').send(body ?? '{}');

@@ -44,6 +44,7 @@ describe('request errors', () => {
     ['text/plain', 'enabled=false'],
     ['application/x-www-form-urlencoded', 'enabled=false'],
     ['application/xml', '<enabled>false</enabled>'],
+    ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="enabled"\r\n\r\nfalse\r\n--x--\r\n'],
   ])('answers a %s body with 415', async (contentType, rawBody) => {
     const { server, workspace, destinationPath } = await setUp();
     const response = await call(server, 'PATCH', destinationPath, { key: workspace.managementKey, rawBody, headers: { 'content-type': contentType } });
