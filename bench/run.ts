@@ -271,10 +271,14 @@ if (process.env.BENCH_POSTGRES_URL) {
 }
 log('start-up and client overhead...');
 const startupMs = median([await measureStartup(), await measureStartup(), await measureStartup()]);
-// In a process of its own: the harness's heap, full from the runs above, stays out of its timings.
-const client = JSON.parse(
-  await runToEnd('dist/bench/client-overhead.js', ['--json', '--calls', String(quick ? 300 : 2000), '--rounds', String(quick ? 3 : 7)], {}),
-) as ClientOverhead;
+// In processes of their own, so that the harness's heap stays out of the timings; three of them,
+// because one process's figure drifts with its own JIT and GC (1.01x to 1.16x seen here).
+const clientRuns: ClientOverhead[] = [];
+for (let run = 0; run < 3; run++) {
+  const args = ['--json', '--calls', String(quick ? 300 : 2000), '--rounds', String(quick ? 3 : 7)];
+  clientRuns.push(JSON.parse(await runToEnd('dist/bench/client-overhead.js', args, {})) as ClientOverhead);
+}
+const client = { ...clientRuns.toSorted((a, b) => a.medianRatio - b.medianRatio)[1], processes: clientRuns.map((r) => r.medianRatio) } as ClientOverhead & { processes: number[] };
 
 const results = {
   date: new Date().toISOString(),
@@ -302,7 +306,7 @@ for (const subject of subjects) {
   lines.push('', `Server RSS after the run: ${subject.rssMb.toFixed(0)} MB (target <= 150): ${pass(subject.rssMb <= 150)}`, '');
 }
 lines.push(`Start-up, process start to first 200: ${startupMs.toFixed(0)} ms (target <= 1500): ${pass(startupMs <= 1500)}`);
-lines.push(`Client getKey per call vs raw fetch: ${client.medianRatio.toFixed(3)}x (target <= 1.1): ${pass(client.medianRatio <= 1.1)}`);
+lines.push(`Client getKey per call vs raw fetch: ${client.medianRatio.toFixed(3)}x, the median of three processes (${client.processes.map((r) => r.toFixed(3)).join(', ')}) (target <= 1.1): ${pass(client.medianRatio <= 1.1)}`);
 const table = lines.join('\n');
 
 if (flags.json) console.log(JSON.stringify(results));
