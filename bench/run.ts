@@ -1,4 +1,4 @@
-// The benchmark: throughput and p99 of this server against two baselines measured in the same
+// The benchmark: throughput and p99 of this server against three baselines measured in the same
 // run (a raw node:http server, a bare Express 5 app returning the same bodies, and that app behind
 // express-openapi-validator, the floor the required stack sets), interleaved
 // in rounds, medians reported as ratios; flat cost as data grows; memory; start-up; client
@@ -183,7 +183,7 @@ async function benchSubject(label: string, databaseUrl: string): Promise<Subject
   for (const scenario of scenarios) {
     const samples = { raw: [] as number[], bare: [] as number[], floor: [] as number[], subject: [] as number[], ratio: [] as number[], floorRatio: [] as number[], p99: [] as number[], bareP99: [] as number[], p99Ratio: [] as number[], errors: 0 };
     for (let round = 0; round < settings.rounds; round++) {
-      // Interleaved, in a rotating order, so that drift of the machine hits all three alike.
+      // Interleaved, in a rotating order, so that drift of the machine hits all four alike.
       const order = [
         ['raw', raw.info.port],
         ['bare', bare.info.port],

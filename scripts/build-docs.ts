@@ -4,10 +4,9 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { docsDir as outputDir } from '../server/docs.js';
+import { projectRoot as root } from '../server/project-root.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const outputDir = join(root, 'dist', 'docs');
 const outputFile = join(outputDir, 'index.html');
 const require = createRequire(import.meta.url);
 const cliRoot = dirname(require.resolve('@redocly/cli/package.json'));

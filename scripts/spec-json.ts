@@ -2,11 +2,11 @@
 // every constraint, so `--check` fails as soon as any part of openapi.yaml changes without a
 // regeneration.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { parseSpecYaml } from '../server/spec.js';
+import { join } from 'node:path';
+import { projectRoot } from '../server/project-root.js';
+import { parseSpecYaml, specPath } from '../server/spec.js';
 
-const specPath = fileURLToPath(new URL('../openapi.yaml', import.meta.url));
-const outputPath = fileURLToPath(new URL('../generated/openapi.json', import.meta.url));
+const outputPath = join(projectRoot, 'generated', 'openapi.json');
 
 const expected = `${JSON.stringify(parseSpecYaml(readFileSync(specPath, 'utf8')), null, 2)}\n`;
 

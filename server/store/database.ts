@@ -82,21 +82,14 @@ export async function openDatabase(location: DatabaseLocation, options: Database
 
 function sqliteDriver(
   sqlite: SqliteDatabase.Database,
-  prepare: (source: string) => SqliteDatabase.Statement,
+  prepare: (source: string, arrays?: boolean) => SqliteDatabase.Statement,
   throughKysely: QueryDriver,
   logQuery?: (sql: string, parameters: readonly unknown[]) => void,
 ): QueryDriver {
-  const arrayStatements = new WeakMap<SqliteDatabase.Statement, SqliteDatabase.Statement>();
-  const rowsOf = ({ sql, parameters, arrays }: BoundQuery): unknown[] => {
+  const rowsOf = ({ sql, parameters, arrays = false }: BoundQuery): unknown[] => {
     const values = parameters.map(toSqliteValue);
     logQuery?.(sql, values);
-    const statement = prepare(sql);
-    if (statement.reader && arrays) {
-      // A statement's row mode is its own state: arrays get a statement of their own.
-      let raw = arrayStatements.get(statement);
-      if (!raw) arrayStatements.set(statement, (raw = sqlite.prepare(sql).raw(true)));
-      return raw.all(...values);
-    }
+    const statement = prepare(sql, arrays);
     if (statement.reader) return statement.all(...values);
     statement.run(...values);
     return [];
@@ -125,19 +118,22 @@ const STATEMENT_CACHE_SIZE = 256;
 /**
  * Kysely prepares every query anew, and preparing is the largest cost of a small query on
  * better-sqlite3. The server runs a small fixed set of queries, so their statements are kept,
- * the least recently used dropped first past a bound.
+ * the least recently used dropped first past a bound. A statement's row mode is its own state:
+ * a query read as arrays has a statement of its own.
  */
-function statementCache(sqlite: SqliteDatabase.Database): (source: string) => SqliteDatabase.Statement {
+function statementCache(sqlite: SqliteDatabase.Database): (source: string, arrays?: boolean) => SqliteDatabase.Statement {
   const statements = new Map<string, SqliteDatabase.Statement>();
-  return (source) => {
-    let statement = statements.get(source);
+  return (source, arrays = false) => {
+    const key = arrays ? `arrays:${source}` : source;
+    let statement = statements.get(key);
     if (statement) {
-      statements.delete(source);
+      statements.delete(key);
     } else {
       statement = sqlite.prepare(source);
+      if (arrays && statement.reader) statement.raw(true);
       if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value ?? '');
     }
-    statements.set(source, statement);
+    statements.set(key, statement);
     return statement;
   };
 }
@@ -146,7 +142,7 @@ function statementCache(sqlite: SqliteDatabase.Database): (source: string) => Sq
 function withPrepare(sqlite: SqliteDatabase.Database, prepare: (source: string) => SqliteDatabase.Statement): SqliteDatabase.Database {
   return new Proxy(sqlite, {
     get(target, property) {
-      if (property === 'prepare') return prepare;
+      if (property === 'prepare') return (source: string) => prepare(source);
       const value = Reflect.get(target, property, target) as unknown;
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },

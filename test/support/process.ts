@@ -1,9 +1,9 @@
 // Runs the project's entry points as real processes: TypeScript sources through tsx, or the
 // compiled build (a .js entry under dist/) with plain node, as `npm start` runs it.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { projectRoot } from '../../server/project-root.js';
 
-export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+export { projectRoot };
 
 export function spawnEntry(entry: string, args: string[], env: Record<string, string>): ChildProcessWithoutNullStreams {
   const loader = entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
