@@ -15,7 +15,7 @@ export interface paths {
          * Get one API key with its usage figures.
          * @description Returns the details and usage figures of one API key of the caller's workspace.
          *     Usage windows are the current UTC day, the current UTC week (Monday to Sunday) and the
-         *     current UTC month. Needs a management key.
+         *     current UTC month.
          */
         get: operations["getKey"];
         put?: never;
@@ -52,7 +52,7 @@ export interface paths {
          *
          *     A body with no fields is valid and changes nothing. `updated_at` and the `ETag` change only
          *     when a value changes. Send `If-Match` with the `ETag` of the version you read to make the
-         *     update conditional: a stale tag answers 412 and changes nothing. Needs a management key.
+         *     update conditional: a stale tag answers 412 and changes nothing.
          */
         patch: operations["updateObservabilityDestination"];
         trace?: never;
@@ -68,7 +68,7 @@ export interface paths {
          * List the stored versions of a preset.
          * @description Returns one page of the versions of a preset of the caller's workspace, ordered by
          *     `version` ascending. `total_count` is the number of versions of the preset, whatever the
-         *     page. Accepts management and standard keys.
+         *     page.
          */
         get: operations["listPresetVersions"];
         put?: never;
@@ -172,8 +172,7 @@ export interface components {
             sampling_rate: number;
             /** @description Hashes of the keys whose traffic is forwarded; null means every key. */
             api_key_hashes: components["schemas"]["ApiKeyHashList"] | null;
-            /** @description Which requests are forwarded; null means no filtering. */
-            filter_rules: components["schemas"]["FilterRules"] | null;
+            filter_rules: components["schemas"]["FilterRules"];
             config: components["schemas"]["DestinationConfig"];
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
@@ -193,8 +192,7 @@ export interface components {
             sampling_rate?: number;
             /** @description Allowlist of key hashes; null clears it (every key is forwarded). */
             api_key_hashes?: components["schemas"]["ApiKeyHashList"] | null;
-            /** @description Filter rules; null clears them. */
-            filter_rules?: components["schemas"]["FilterRules"] | null;
+            filter_rules?: components["schemas"]["FilterRules"];
             config?: components["schemas"]["DestinationConfigUpdate"];
         };
         /**
@@ -203,7 +201,7 @@ export interface components {
          *     ]
          */
         ApiKeyHashList: string[];
-        /** @description Groups of rules; a request is forwarded when any group matches. */
+        /** @description Which requests are forwarded: groups of rules, and a request is forwarded when any group matches. Null means no filtering; in an update, null clears the rules. */
         FilterRules: {
             /**
              * @description When false, the rules are kept but not applied.
@@ -211,7 +209,7 @@ export interface components {
              */
             enabled?: boolean;
             groups: components["schemas"]["FilterRuleGroup"][];
-        };
+        } | null;
         /** @description Rules combined with `and` (all must match) or `or` (any must match). */
         FilterRuleGroup: {
             /**
@@ -221,13 +219,86 @@ export interface components {
             logic?: "and" | "or";
             rules: components["schemas"]["FilterRule"][];
         };
-        /** @description One condition on a field of a request. `exists` and `not_exists` take no value. */
-        FilterRule: {
+        /** @description One condition on a field of a request. What `value` must be depends on the operator: a number for `gt`, `lt`, `gte` and `lte`; a string for `contains`, `not_contains`, `starts_with` and `ends_with`; a regular expression (ECMAScript syntax) for `regex`; a string or a number for `equals` and `not_equals`; nothing for `exists` and `not_exists`. */
+        FilterRule: components["schemas"]["NumericFilterRule"] | components["schemas"]["TextFilterRule"] | components["schemas"]["RegexFilterRule"] | components["schemas"]["EqualityFilterRule"] | components["schemas"]["PresenceFilterRule"];
+        /**
+         * @description The field of a request that a rule looks at.
+         * @enum {string}
+         */
+        FilterField: "model" | "provider" | "session_id" | "user_id" | "api_key_name" | "finish_reason" | "input" | "output" | "total_cost" | "total_tokens" | "prompt_tokens" | "completion_tokens";
+        /**
+         * numeric comparison
+         * @description Compares the field with a number.
+         * @example {
+         *       "field": "total_cost",
+         *       "operator": "gt",
+         *       "value": 0.01
+         *     }
+         */
+        NumericFilterRule: {
+            field: components["schemas"]["FilterField"];
             /** @enum {string} */
-            field: "model" | "provider" | "session_id" | "user_id" | "api_key_name" | "finish_reason" | "input" | "output" | "total_cost" | "total_tokens" | "prompt_tokens" | "completion_tokens";
+            operator: "gt" | "lt" | "gte" | "lte";
+            value: number;
+        };
+        /**
+         * text match
+         * @description Looks for a string in the field.
+         * @example {
+         *       "field": "model",
+         *       "operator": "starts_with",
+         *       "value": "anthropic/"
+         *     }
+         */
+        TextFilterRule: {
+            field: components["schemas"]["FilterField"];
             /** @enum {string} */
-            operator: "equals" | "not_equals" | "contains" | "not_contains" | "regex" | "starts_with" | "ends_with" | "gt" | "lt" | "gte" | "lte" | "exists" | "not_exists";
-            value?: string | number;
+            operator: "contains" | "not_contains" | "starts_with" | "ends_with";
+            value: string;
+        };
+        /**
+         * regular expression
+         * @description Matches the field against a regular expression (ECMAScript syntax, Unicode mode).
+         * @example {
+         *       "field": "model",
+         *       "operator": "regex",
+         *       "value": "^openai/gpt-4"
+         *     }
+         */
+        RegexFilterRule: {
+            field: components["schemas"]["FilterField"];
+            /** @enum {string} */
+            operator: "regex";
+            /** Format: regex */
+            value: string;
+        };
+        /**
+         * equality
+         * @description Compares the field with a string or a number.
+         * @example {
+         *       "field": "finish_reason",
+         *       "operator": "equals",
+         *       "value": "stop"
+         *     }
+         */
+        EqualityFilterRule: {
+            field: components["schemas"]["FilterField"];
+            /** @enum {string} */
+            operator: "equals" | "not_equals";
+            value: string | number;
+        };
+        /**
+         * presence
+         * @description Tests whether the field is present; takes no value.
+         * @example {
+         *       "field": "user_id",
+         *       "operator": "exists"
+         *     }
+         */
+        PresenceFilterRule: {
+            field: components["schemas"]["FilterField"];
+            /** @enum {string} */
+            operator: "exists" | "not_exists";
         };
         /** @description Provider-specific configuration, with camelCase keys that depend on the destination's `type`: one of the `*Config` schemas. Secret values are returned masked: the first 4 characters, `...`, the last 4 (`pk-l...EfGh`), or `********` for a secret of 12 characters or fewer. */
         DestinationConfig: components["schemas"]["ArizeConfig"] | components["schemas"]["BraintrustConfig"] | components["schemas"]["ClickhouseConfig"] | components["schemas"]["DatadogConfig"] | components["schemas"]["GrafanaConfig"] | components["schemas"]["LangfuseConfig"] | components["schemas"]["LangsmithConfig"] | components["schemas"]["NewrelicConfig"] | components["schemas"]["OpikConfig"] | components["schemas"]["OtelCollectorConfig"] | components["schemas"]["PosthogConfig"] | components["schemas"]["RampConfig"] | components["schemas"]["S3Config"] | components["schemas"]["SentryConfig"] | components["schemas"]["SnowflakeConfig"] | components["schemas"]["WeaveConfig"] | components["schemas"]["WebhookConfig"];
@@ -483,9 +554,16 @@ export interface components {
         ErrorMetadata: {
             /** @description One entry per failing field (the first 100). */
             errors?: components["schemas"]["FieldError"][];
+            /** @description With a 403, the kinds of key that the operation accepts. */
+            accepted_key_kinds?: components["schemas"]["KeyKind"][];
         } & {
             [key: string]: unknown;
         };
+        /**
+         * @description The kind of an API key. An operation lists the kinds it accepts as the roles of its security requirement.
+         * @enum {string}
+         */
+        KeyKind: "management" | "standard";
         FieldError: {
             /** @description Where the failing value is, such as `/body/sampling_rate` or `/query/limit`. */
             path: string;
@@ -535,30 +613,25 @@ export interface components {
         };
     };
     responses: {
-        /** @description The request is malformed or breaks a constraint; `metadata.errors` names each failing field. */
-        BadRequest: {
+        /** @description The request breaks a constraint of the contract or a rule of the destination's type; `metadata.errors` names every failing field (the first 100), and `message` sums up the first three. */
+        DestinationUpdateBadRequest: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "error": {
-                 *         "code": 400,
-                 *         "message": "request/body/sampling_rate must be <= 1",
-                 *         "metadata": {
-                 *           "errors": [
-                 *             {
-                 *               "path": "/body/sampling_rate",
-                 *               "message": "must be <= 1"
-                 *             }
-                 *           ]
-                 *         }
-                 *       }
-                 *     }
-                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description A query parameter breaks a constraint of the contract; `metadata.errors` names every failing parameter. */
+        PresetVersionsBadRequest: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
@@ -571,19 +644,10 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "error": {
-                 *         "code": 401,
-                 *         "message": "Missing or invalid API key.",
-                 *         "metadata": null
-                 *       }
-                 *     }
-                 */
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The key is valid but its kind may not call this operation (a management key is needed). */
+        /** @description The key is valid, but the operation does not accept its kind; `metadata.accepted_key_kinds` lists the kinds it accepts. */
         Forbidden: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
@@ -596,15 +660,19 @@ export interface components {
                  *       "error": {
                  *         "code": 403,
                  *         "message": "This operation needs a management key.",
-                 *         "metadata": null
+                 *         "metadata": {
+                 *           "accepted_key_kinds": [
+                 *             "management"
+                 *           ]
+                 *         }
                  *       }
                  *     }
                  */
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description No such object in the caller's workspace. */
-        NotFound: {
+        /** @description No key with this hash in the caller's workspace. */
+        KeyNotFound: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -615,7 +683,47 @@ export interface components {
                  * @example {
                  *       "error": {
                  *         "code": 404,
-                 *         "message": "Not found.",
+                 *         "message": "No API key with this hash in your workspace.",
+                 *         "metadata": null
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description No observability destination with this id in the caller's workspace. */
+        DestinationNotFound: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": 404,
+                 *         "message": "No observability destination with this id in your workspace.",
+                 *         "metadata": null
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description No preset with this slug in the caller's workspace. */
+        PresetNotFound: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": 404,
+                 *         "message": "No preset with this slug in your workspace.",
                  *         "metadata": null
                  *       }
                  *     }
@@ -635,7 +743,7 @@ export interface components {
                  * @example {
                  *       "error": {
                  *         "code": 412,
-                 *         "message": "The destination has changed since it was read (If-Match does not match).",
+                 *         "message": "The destination has changed since it was read (If-Match does not match its ETag).",
                  *         "metadata": null
                  *       }
                  *     }
@@ -675,7 +783,7 @@ export interface components {
                  * @example {
                  *       "error": {
                  *         "code": 415,
-                 *         "message": "Unsupported media type: text/plain; send application/json.",
+                 *         "message": "Unsupported media type: send the body as application/json.",
                  *         "metadata": null
                  *       }
                  *     }
@@ -696,7 +804,7 @@ export interface components {
                  * @example {
                  *       "error": {
                  *         "code": 429,
-                 *         "message": "Too many requests; retry later.",
+                 *         "message": "Too many requests for this key; retry after the delay in Retry-After.",
                  *         "metadata": null
                  *       }
                  *     }
@@ -803,7 +911,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["KeyNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -846,10 +954,10 @@ export interface operations {
                     "application/json": components["schemas"]["ObservabilityDestinationResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["DestinationUpdateBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["DestinationNotFound"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -895,9 +1003,9 @@ export interface operations {
                     "application/json": components["schemas"]["PresetVersionList"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["PresetVersionsBadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["PresetNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

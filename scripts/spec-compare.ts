@@ -31,6 +31,12 @@ function core(schema: Schema): Schema {
   return nonNull.length === 1 && nonNull[0] ? core(nonNull[0]) : schema;
 }
 
+/** The non-null alternatives of a `oneOf` or `anyOf`; none for any other schema. */
+function alternatives(schema: Schema): Schema[] {
+  const listed = (schema.oneOf ?? schema.anyOf) as Schema[] | undefined;
+  return (listed ?? []).filter((a) => !(types(a).size === 1 && types(a).has('null')));
+}
+
 const LOWER_BOUNDS = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'];
 const UPPER_BOUNDS = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties'];
 
@@ -45,6 +51,15 @@ function compareSchemas(before: Schema | undefined, after: Schema | undefined, w
   if (direction === 'request' && typesBefore.has('null') && !typesAfter.has('null')) changes.push({ breaking: true, where, what: 'null no longer accepted' });
 
   const [b, a] = [core(before), core(after)];
+  const [alternativesBefore, alternativesAfter] = [alternatives(b), alternatives(a)];
+  if (alternativesBefore.length > 1 || alternativesAfter.length > 1) {
+    if (alternativesBefore.length === alternativesAfter.length) {
+      alternativesBefore.forEach((alternative, index) => compareSchemas(alternative, alternativesAfter[index], `${where}(alternative ${index + 1})`, direction, changes));
+    } else {
+      changes.push({ breaking: true, where, what: `alternatives (oneOf) changed from ${Math.max(1, alternativesBefore.length)} to ${Math.max(1, alternativesAfter.length)}` });
+    }
+    return;
+  }
   if (direction === 'request') {
     for (const key of LOWER_BOUNDS) {
       const [was, is] = [b[key] as number | undefined, a[key] as number | undefined];
@@ -88,8 +103,8 @@ function jsonSchemaOf(container: Json | undefined): Schema | undefined {
   return ((container?.content as Json | undefined)?.['application/json'] as Json | undefined)?.schema as Schema | undefined;
 }
 
-function securityOf(operation: Json, document: Json): unknown[] {
-  return (operation.security ?? document.security ?? []) as unknown[];
+function securityOf(operation: Json, document: Json): Record<string, string[]>[] {
+  return (operation.security ?? document.security ?? []) as Record<string, string[]>[];
 }
 
 function compareOperations(before: Json, after: Json, docBefore: Json, docAfter: Json, where: string, changes: Change[]): void {
@@ -125,7 +140,21 @@ function compareOperations(before: Json, after: Json, docBefore: Json, docAfter:
 
   const [securityBefore, securityAfter] = [securityOf(before, docBefore), securityOf(after, docAfter)];
   if (securityBefore.length === 0 && securityAfter.length > 0) changes.push({ breaking: true, where, what: 'security added' });
-  else if (JSON.stringify(securityBefore) !== JSON.stringify(securityAfter)) changes.push({ breaking: securityAfter.length > 0, where, what: 'security requirements changed' });
+  else if (JSON.stringify(securityBefore) !== JSON.stringify(securityAfter)) {
+    // A caller who met one requirement before must still meet one after.
+    const stillMet = securityAfter.length === 0 || securityBefore.every((was) => securityAfter.some((is) => implies(was, is)));
+    changes.push({ breaking: !stillMet, where, what: `security requirements changed from ${describeSecurity(securityBefore)} to ${describeSecurity(securityAfter)}` });
+  }
+}
+
+/** Whether meeting requirement `met` (scheme -> roles) meets `needed`: its schemes, with no role more. */
+function implies(met: Record<string, string[]>, needed: Record<string, string[]>): boolean {
+  return Object.entries(needed).every(([scheme, roles]) => met[scheme] !== undefined && roles.every((role) => met[scheme]?.includes(role)));
+}
+
+function describeSecurity(requirements: Record<string, string[]>[]): string {
+  if (requirements.length === 0) return 'none';
+  return requirements.map((r) => Object.entries(r).map(([scheme, roles]) => `${scheme}: [${roles.join(', ')}]`).join(' and ')).join(' or ');
 }
 
 export async function compareSpecs(beforeDocument: Json, afterDocument: Json): Promise<Change[]> {

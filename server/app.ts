@@ -1,26 +1,28 @@
-// createApp(deps): middleware, validation against openapi.yaml, routes and the error handler.
-// No I/O happens at import; everything the app touches is injected.
+// createApp(deps): middleware, validation against openapi.yaml, every operation of the spec bound
+// to its handler, and the error handler. No I/O happens at import; everything the app touches is
+// injected.
 import cors from 'cors';
 import express, { type Express } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { OpenApiValidatorOpts } from 'express-openapi-validator/dist/framework/types.js';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
-import { authenticate } from './auth.js';
-import { loadDestinationTypeRules, type DestinationType, type DestinationTypeRules } from './domain/destination-types.js';
+import { authenticate, requireKeyKind } from './auth.js';
+import { type DestinationType, type DestinationTypeRules, loadDestinationTypeRules } from './domain/destination-types.js';
 import type { Clock } from './domain/time.js';
-import { errorHandler, notFoundHandler, RETRY_AFTER_SECONDS, sendError } from './errors.js';
 import { docsRouter } from './docs.js';
-import { destinationsRouter } from './routes/destinations.js';
-import { keysRouter } from './routes/keys.js';
-import { rateLimitPerKey, type RateLimitOptions } from './rate-limit.js';
+import { envelopeBounds, errorHandler, notFoundHandler, RETRY_AFTER_SECONDS, sendError } from './errors.js';
+import { operationRoute } from './http/operation-route.js';
+import { checkRequestShape, jsonBody, rejectPendingFieldErrors } from './http/request-shape.js';
+import { apiBasePaths } from './http/spec-operations.js';
+import { requestValidationErrors } from './http/validation-errors.js';
+import { type AnyHandler, bindOperations } from './operations/bind.js';
+import { operationHandlers } from './operations/index.js';
+import { type RateLimitOptions, rateLimitPerKey } from './rate-limit.js';
 import { requestLog } from './request-log.js';
-import { presetsRouter } from './routes/presets.js';
-import { specPath, type OpenApiDocument } from './spec.js';
-import { strictQueryIntegers } from './strict-query.js';
+import { createSpecAjv, type OpenApiDocument, specPath } from './spec.js';
 import type { Store } from './store/index.js';
 
-export const API_PREFIX = '/api/v1';
 export const BODY_LIMIT_BYTES = 100 * 1024;
 
 export interface AppDeps {
@@ -35,6 +37,8 @@ export interface AppDeps {
   corsOrigins?: string[];
   /** The per-type config rules of the spec, when the caller has them already. */
   destinationTypes?: ReadonlyMap<DestinationType, DestinationTypeRules>;
+  /** The handlers by operationId; the server's own unless a test gives others. */
+  handlers?: Readonly<Record<string, AnyHandler>>;
 }
 
 const CORS_OPTIONS = {
@@ -49,7 +53,8 @@ export function validatorOptions(spec: OpenApiDocument, validateResponses: boole
   return {
     // The validator annotates the document it is given; it gets its own copy.
     apiSpec: structuredClone(spec) as unknown as string,
-    validateRequests: { allowUnknownQueryParameters: false },
+    // Every failing field, not only the first, so that one 400 names them all.
+    validateRequests: { allowUnknownQueryParameters: false, allErrors: true },
     validateResponses: validateResponses ? { removeAdditional: false } : false,
     validateSecurity: false,
     // CI lints the contract and every test run checks it here; production skips the check at start.
@@ -60,7 +65,12 @@ export function validatorOptions(spec: OpenApiDocument, validateResponses: boole
   };
 }
 
-export function createApp({ store, clock, logger, spec, validateResponses, rateLimit, corsOrigins = [], destinationTypes }: AppDeps): Express {
+export function createApp(deps: AppDeps): Express {
+  const { store, clock, logger, spec, validateResponses, rateLimit, corsOrigins = [] } = deps;
+  // Before anything else: a spec and handlers that do not match stop the server here.
+  const operations = bindOperations(spec, deps.handlers ?? operationHandlers);
+  const operationDeps = { store, clock, destinationTypes: deps.destinationTypes ?? loadDestinationTypeRules(spec) };
+
   const app = express();
   app.disable('x-powered-by');
   app.use(requestLog(logger));
@@ -91,18 +101,19 @@ export function createApp({ store, clock, logger, spec, validateResponses, rateL
   });
   app.use('/docs', docsRouter());
 
-  // Everything under the prefix goes through one router: one prefix match per request, not one
-  // per middleware.
+  // Everything under the spec's server URL goes through one router: one prefix match per request,
+  // not one per middleware.
   const api = express.Router();
-  api.use(strictQueryIntegers(spec));
-  api.use(express.json({ limit: BODY_LIMIT_BYTES, type: ['application/json', 'application/*+json'] }));
-  api.use(OpenApiValidator.middleware(validatorOptions(spec, validateResponses)));
-  api.use(authenticate(store, clock), rateLimitPerKey(rateLimit));
-  const routeDeps = { store, clock, destinationTypes: destinationTypes ?? loadDestinationTypeRules(spec) };
-  api.use(keysRouter(routeDeps), destinationsRouter(routeDeps), presetsRouter(routeDeps));
-  app.use(API_PREFIX, api);
+  api.use(jsonBody(BODY_LIMIT_BYTES), checkRequestShape(spec));
+  api.use(OpenApiValidator.middleware(validatorOptions(spec, validateResponses)), rejectPendingFieldErrors);
+  const authenticateKey = authenticate(store, clock);
+  const limitPerKey = rateLimitPerKey(rateLimit);
+  for (const operation of operations) {
+    api[operation.method](operation.route, authenticateKey, limitPerKey, requireKeyKind(operation.acceptedKeyKinds), operationRoute(operation, operationDeps));
+  }
+  for (const basePath of apiBasePaths(spec)) app.use(basePath, api);
 
   app.use(notFoundHandler);
-  app.use(errorHandler(logger));
+  app.use(errorHandler({ logger, bounds: envelopeBounds(spec), explainValidationErrors: requestValidationErrors(spec, createSpecAjv(spec)) }));
   return app;
 }

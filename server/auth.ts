@@ -3,16 +3,10 @@ import type { RequestHandler } from 'express';
 import { API_KEY_PATTERN, hashApiKey } from './domain/api-keys.js';
 import type { Clock } from './domain/time.js';
 import { ApiError } from './errors.js';
+import type { Caller, KeyKind } from './operations/types.js';
 import type { Store } from './store/index.js';
 
-export interface Caller {
-  keyId: string;
-  workspaceId: string;
-  kind: 'management' | 'standard';
-}
-
 declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface Locals {
       caller: Caller;
@@ -43,7 +37,11 @@ export function authenticate(store: Store, clock: Clock): RequestHandler {
   };
 }
 
-export const requireManagementKey: RequestHandler = (_req, res, next) => {
-  if (res.locals.caller.kind !== 'management') throw new ApiError(403, 'This operation needs a management key.');
-  next();
-};
+/** The key kinds an operation accepts, as the roles of its security requirement in the spec. */
+export function requireKeyKind(accepted: readonly KeyKind[]): RequestHandler {
+  const message = `This operation needs a ${accepted.join(' or ')} key.`;
+  return (_req, res, next) => {
+    if (!accepted.includes(res.locals.caller.kind)) throw new ApiError(403, message, { accepted_key_kinds: [...accepted] });
+    next();
+  };
+}

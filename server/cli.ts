@@ -7,18 +7,22 @@ import { loadDestinationTypeRules, type ConfigValues } from './domain/destinatio
 import { FieldValidationError } from './domain/field-errors.js';
 import { createSecretBox } from './domain/secrets.js';
 import { systemClock } from './domain/time.js';
-import { addPresetVersion, createDestination, createKey, recordUsage } from './provisioning.js';
-import { loadSpec } from './spec.js';
+import type { KeyKind } from './operations/types.js';
+import { addPresetVersion, createDestination, createKey, type NewKeyInput, recordUsage } from './provisioning.js';
+import { ContractError, loadSpec, nodeAt, type OpenApiDocument } from './spec.js';
 import { openStore, type Store } from './store/index.js';
 
-const USAGE = `Usage: npm run cli -- <command> [options]
+/** The help text; the enums it lists are the spec's own. */
+function usage(spec: OpenApiDocument): string {
+  const enumOf = (pointer: string) => ((nodeAt(spec, pointer) ?? []) as unknown[]).filter((value) => value !== null).join('|');
+  return `Usage: npm run cli -- <command> [options]
 
 Commands:
   migrate                         Create or update the database schema.
   create-workspace --name N
   list-workspaces
-  create-key --workspace ID --name N [--kind management|standard] [--limit X]
-             [--limit-reset daily|weekly|monthly] [--include-byok] [--expires-at ISO]
+  create-key --workspace ID --name N [--kind ${enumOf('#/components/schemas/KeyKind/enum')}] [--limit X]
+             [--limit-reset ${enumOf('#/components/schemas/ApiKey/properties/limit_reset/enum')}] [--include-byok] [--expires-at ISO]
              [--creator-user-id U] [--disabled]
   disable-key --hash H            Disable a key (it can no longer authenticate).
   enable-key --hash H
@@ -31,6 +35,7 @@ Commands:
                                   SECRETS_KEY_PREVIOUS (comma-separated) are read, then resealed.
 
 Environment: DATABASE_URL (default sqlite:./data/api.db), SECRETS_KEY, SECRETS_KEY_PREVIOUS.`;
+}
 
 class UsageError extends Error {}
 
@@ -86,7 +91,7 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-async function run(command: string, values: Record<string, unknown>, store: Store): Promise<unknown> {
+async function run(command: string, values: Record<string, unknown>, store: Store, spec: OpenApiDocument): Promise<unknown> {
   const now = systemClock();
   switch (command) {
     case 'migrate':
@@ -96,10 +101,9 @@ async function run(command: string, values: Record<string, unknown>, store: Stor
     case 'list-workspaces':
       return { workspaces: await store.workspaces.list() };
     case 'create-key': {
-      const kind = (values.kind ?? 'standard') as string;
-      if (kind !== 'management' && kind !== 'standard') throw new UsageError('--kind must be management or standard');
-      const limitReset = values['limit-reset'] as string | undefined;
-      if (limitReset !== undefined && !['daily', 'weekly', 'monthly'].includes(limitReset)) throw new UsageError('--limit-reset must be daily, weekly or monthly');
+      // Kind and reset are checked against the spec's enums by createKey.
+      const kind = (values.kind ?? 'standard') as KeyKind;
+      const limitReset = (values['limit-reset'] ?? null) as NewKeyInput['limitReset'];
       const key = await createKey(
         store,
         {
@@ -107,7 +111,7 @@ async function run(command: string, values: Record<string, unknown>, store: Stor
           name: required(values, 'name'),
           kind,
           limit: optionalNumber(values, 'limit') ?? null,
-          limitReset: (limitReset ?? null) as 'daily' | null,
+          limitReset,
           includeByokInLimit: values['include-byok'] === true,
           disabled: values.disabled === true,
           expiresAt: (values['expires-at'] as string | undefined) ?? null,
@@ -126,7 +130,7 @@ async function run(command: string, values: Record<string, unknown>, store: Stor
     case 'create-destination': {
       const destination = await createDestination(
         store,
-        loadDestinationTypeRules(loadSpec()),
+        loadDestinationTypeRules(spec),
         {
           workspaceId: required(values, 'workspace'),
           type: required(values, 'type'),
@@ -168,7 +172,7 @@ async function run(command: string, values: Record<string, unknown>, store: Stor
       return store.destinations.resealAll();
     case 'seed': {
       if (values.demo !== true) throw new UsageError('seed needs --demo');
-      return seedDemo(store, loadDestinationTypeRules(loadSpec()), now);
+      return seedDemo(store, loadDestinationTypeRules(spec), now);
     }
     default:
       throw new UsageError(`unknown command ${JSON.stringify(command)}`);
@@ -176,6 +180,14 @@ async function run(command: string, values: Record<string, unknown>, store: Stor
 }
 
 async function main(argv: string[]): Promise<number> {
+  let spec: OpenApiDocument;
+  try {
+    spec = loadSpec();
+  } catch (err) {
+    console.error(err instanceof ContractError ? `Contract error: ${err.message}` : err);
+    return 1;
+  }
+  const USAGE = usage(spec);
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
@@ -197,7 +209,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const store = await openStore(config.databaseUrl, createSecretBox(config.secretsKey, config.previousSecretsKeys));
   try {
-    const result = await run(command, parsed.values, store);
+    const result = await run(command, parsed.values, store, spec);
     console.log(JSON.stringify(result, null, parsed.values.json || command !== 'seed' ? undefined : 2));
     return 0;
   } catch (err) {

@@ -1,8 +1,9 @@
 // The error envelope, and the mapping of every error the server can meet to it.
-import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type { components } from '../generated/api.js';
-import { FieldValidationError, type FieldError } from './domain/field-errors.js';
+import { type FieldError, FieldValidationError } from './domain/field-errors.js';
+import { nodeAt, type OpenApiDocument } from './spec.js';
 import { isDatabaseUnavailable } from './store/database.js';
 
 type ErrorBody = components['schemas']['ErrorResponse'];
@@ -23,37 +24,50 @@ export class ApiError extends Error {
 
 export const RETRY_AFTER_SECONDS = 1;
 
-// The envelope's own bounds (see ErrorResponse in openapi.yaml): whatever a request holds, the
-// answer stays small.
-const MAX_MESSAGE = 2048;
-const MAX_FIELD_TEXT = 512;
-const MAX_FIELD_ERRORS = 100;
+/** The envelope's own bounds, from ErrorResponse in openapi.yaml: whatever a request holds, the answer stays small. */
+export interface EnvelopeBounds {
+  message: number;
+  fieldPath: number;
+  fieldMessage: number;
+  fieldErrors: number;
+}
+
+export function envelopeBounds(spec: OpenApiDocument): EnvelopeBounds {
+  const bound = (pointer: string): number => {
+    const value = nodeAt(spec, pointer);
+    if (typeof value !== 'number') throw new Error(`openapi.yaml has no number at ${pointer}`);
+    return value;
+  };
+  return {
+    message: bound('#/components/schemas/ErrorResponse/properties/error/properties/message/maxLength'),
+    fieldPath: bound('#/components/schemas/FieldError/properties/path/maxLength'),
+    fieldMessage: bound('#/components/schemas/FieldError/properties/message/maxLength'),
+    fieldErrors: bound('#/components/schemas/ErrorMetadata/properties/errors/maxItems'),
+  };
+}
 
 function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 3)}...`;
 }
 
-function boundedMetadata(metadata: ErrorMetadata | null): ErrorMetadata | null {
-  if (!metadata?.errors) return metadata;
-  return {
-    ...metadata,
-    errors: metadata.errors.slice(0, MAX_FIELD_ERRORS).map((e) => ({ path: clip(e.path, MAX_FIELD_TEXT), message: clip(e.message, MAX_FIELD_TEXT) })),
-  };
-}
-
 export function sendError(res: Response, status: number, message: string, metadata: ErrorMetadata | null = null): void {
-  const body: ErrorBody = { error: { code: status, message: clip(message, MAX_MESSAGE), metadata: boundedMetadata(metadata) } };
+  const body: ErrorBody = { error: { code: status, message, metadata } };
   // res.json, so that in development and tests error bodies are checked against the spec too.
   res.status(status).json(body);
 }
 
-function validationError(errors: FieldError[]): ApiError {
+/** The one summary line of a 400: the first three failing fields, then how many more. */
+function validationMessage(errors: readonly FieldError[]): string {
   const summary = errors
     .slice(0, 3)
     .map((e) => `${clip(e.path, 200)} ${clip(e.message, 200)}`)
     .join('; ');
   const more = errors.length > 3 ? ` (and ${errors.length - 3} more)` : '';
-  return new ApiError(400, `Invalid request: ${summary}${more}`, { errors });
+  return `Invalid request: ${summary}${more}`;
+}
+
+function validationError(errors: FieldError[]): ApiError {
+  return new ApiError(400, validationMessage(errors), { errors });
 }
 
 interface ValidatorError {
@@ -85,7 +99,10 @@ function envelopePath(validatorPath: string | undefined): string {
   return validatorPath.replace(/^\/params\//, '/path/').replace(/^\/headers\//, '/header/');
 }
 
-function toApiError(err: unknown): ApiError | undefined {
+/** Turns the validator's field errors into the ones a 400 names (see validation-errors.ts). */
+export type ValidationErrorsExplainer = (req: Request, validatorErrors: FieldError[]) => FieldError[];
+
+function toApiError(err: unknown, req: Request, explain: ValidationErrorsExplainer): ApiError | undefined {
   if (err instanceof ApiError) return err;
   if (err instanceof FieldValidationError) return validationError(err.errors);
   if (isDatabaseUnavailable(err)) {
@@ -106,7 +123,7 @@ function toApiError(err: unknown): ApiError | undefined {
   }
   if (isValidatorError(err) && err.status >= 400 && err.status < 500) {
     if (err.status === 400) {
-      return validationError((err.errors ?? []).map((e) => ({ path: envelopePath(e.path), message: e.message ?? 'is invalid' })));
+      return validationError(explain(req, (err.errors ?? []).map((e) => ({ path: envelopePath(e.path), message: e.message ?? 'is invalid' }))));
     }
     const message = VALIDATOR_MESSAGES[err.status] ?? err.message;
     const headers: Record<string, string> = err.status === 405 && err.headers?.Allow ? { Allow: err.headers.Allow } : {};
@@ -115,13 +132,25 @@ function toApiError(err: unknown): ApiError | undefined {
   return undefined;
 }
 
-export function errorHandler(logger: Logger): ErrorRequestHandler {
+function bounded(error: ApiError, bounds: EnvelopeBounds): { message: string; metadata: ErrorMetadata | null } {
+  const { metadata } = error;
+  const errors = metadata?.errors?.slice(0, bounds.fieldErrors).map((e) => ({ path: clip(e.path, bounds.fieldPath), message: clip(e.message, bounds.fieldMessage) }));
+  return { message: clip(error.message, bounds.message), metadata: metadata && errors ? { ...metadata, errors } : metadata };
+}
+
+export interface ErrorHandlerOptions {
+  logger: Logger;
+  bounds: EnvelopeBounds;
+  explainValidationErrors: ValidationErrorsExplainer;
+}
+
+export function errorHandler({ logger, bounds, explainValidationErrors }: ErrorHandlerOptions): ErrorRequestHandler {
   return (err, req, res, next) => {
     if (res.headersSent) {
       next(err);
       return;
     }
-    const apiError = toApiError(err);
+    const apiError = toApiError(err, req, explainValidationErrors);
     if (!apiError) {
       // A response that breaks the contract is reported here too: it is a bug of the server.
       logger.error({ err, method: req.method, url: req.originalUrl }, 'unexpected error');
@@ -130,7 +159,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     if (apiError.status === 503) logger.warn({ err, url: req.originalUrl }, 'database unavailable');
     res.set(apiError.headers);
-    sendError(res, apiError.status, apiError.message, apiError.metadata);
+    const { message, metadata } = bounded(apiError, bounds);
+    sendError(res, apiError.status, message, metadata);
   };
 }
 

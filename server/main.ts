@@ -7,16 +7,21 @@ import { seedDemo, type DemoSeed } from './demo.js';
 import { loadDestinationTypeRules } from './domain/destination-types.js';
 import { createSecretBox } from './domain/secrets.js';
 import { systemClock } from './domain/time.js';
-import { loadSpec } from './spec.js';
+import { ContractError, loadSpec, type OpenApiDocument } from './spec.js';
+import { operationPath } from './http/spec-operations.js';
+import type { operations } from '../generated/api.js';
 import { openStore } from './store/index.js';
 import { listen } from './http-server.js';
+import { bindOperations } from './operations/bind.js';
+import { operationHandlers } from './operations/index.js';
 import { connectRedisRateLimitStore } from './rate-limit.js';
 import { warmUp } from './warm-up.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
-function demoInstructions(baseUrl: string, demo: DemoSeed): string {
+function demoInstructions(spec: OpenApiDocument, baseUrl: string, demo: DemoSeed): string {
   const auth = `-H 'Authorization: Bearer ${demo.management_key}'`;
+  const url = (operationId: keyof operations, parameters: Record<string, string>) => `${baseUrl}${operationPath(spec, operationId, parameters)}`;
   return [
     '',
     'Seeded a demo workspace. These keys are shown once and never stored:',
@@ -24,18 +29,20 @@ function demoInstructions(baseUrl: string, demo: DemoSeed): string {
     `  standard key:   ${demo.standard_key}`,
     '',
     'Try the three operations:',
-    `  curl -s ${auth} ${baseUrl}/api/v1/keys/${demo.key_hash}`,
-    `  curl -s -X PATCH ${auth} -H 'Content-Type: application/json' -d '{"sampling_rate": 0.5}' ${baseUrl}/api/v1/observability/destinations/${demo.destination_id}`,
-    `  curl -s ${auth} '${baseUrl}/api/v1/presets/${demo.preset_slug}/versions?limit=2'`,
+    `  curl -s ${auth} ${url('getKey', { hash: demo.key_hash })}`,
+    `  curl -s -X PATCH ${auth} -H 'Content-Type: application/json' -d '{"sampling_rate": 0.5}' ${url('updateObservabilityDestination', { id: demo.destination_id })}`,
+    `  curl -s ${auth} '${url('listPresetVersions', { slug: demo.preset_slug })}?limit=2'`,
     '',
   ].join('\n');
 }
 
 async function main(): Promise<void> {
   const startedAt = performance.now();
+  const spec = loadSpec();
+  // A spec and handlers that do not match stop the server before it touches anything.
+  bindOperations(spec, operationHandlers);
   const config = loadConfig(process.env, (message) => console.warn(message));
   const logger = pino({ level: config.logLevel });
-  const spec = loadSpec();
   const store = await openStore(config.databaseUrl, createSecretBox(config.secretsKey, config.previousSecretsKeys), {
     poolSize: config.databasePoolSize,
     onPoolError: (err) => logger.warn({ err }, 'idle database connection lost'),
@@ -83,7 +90,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 
-  if (demo) console.log(demoInstructions(baseUrl, demo));
+  if (demo) console.log(demoInstructions(spec, baseUrl, demo));
   else {
     console.log(
       '\nThe database already has data, so no demo keys are printed (keys are shown only once).\n' +
@@ -95,6 +102,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(err instanceof ConfigError ? `Configuration error: ${err.message}` : err);
+  if (err instanceof ConfigError) console.error(`Configuration error: ${err.message}`);
+  else if (err instanceof ContractError) console.error(`Contract error: ${err.message}`);
+  else console.error(err);
   process.exit(1);
 });

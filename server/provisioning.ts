@@ -1,21 +1,50 @@
 // Creating workspaces, keys, destinations, preset versions and usage records: what the CLI and
-// the demo seed do. Every input is checked here, with the same rules as the API.
+// the demo seed do. Every input is checked against the schemas of openapi.yaml that the API
+// answers with, so that nothing is provisioned that the API could not return; what a schema
+// cannot say (masks, per-type config keys, URL-safe slugs) is checked here in code.
 import type { components } from '../generated/api.js';
 import { generateApiKey } from './domain/api-keys.js';
-import { normalizeFilterRules, type DestinationState } from './domain/destination-patch.js';
-import { HEADERS_KEY, type ConfigValues, type DestinationType, type DestinationTypeRules } from './domain/destination-types.js';
-import { FieldValidationError, type FieldError } from './domain/field-errors.js';
+import type { DestinationState } from './domain/destination-patch.js';
+import { type ConfigValues, type DestinationType, type DestinationTypeRules, HEADERS_KEY } from './domain/destination-types.js';
+import { type FieldError, FieldValidationError } from './domain/field-errors.js';
 import { looksMasked } from './domain/masking.js';
+import { schemaExplainer } from './http/validation-errors.js';
+import type { KeyKind } from './operations/types.js';
+import { createSpecAjv, loadSpec, type OpenApiDocument } from './spec.js';
 import type { StoredDestination } from './store/destinations.js';
 import type { Store } from './store/index.js';
 
 type ApiKey = components['schemas']['ApiKey'];
 type PresetConfig = components['schemas']['PresetConfig'];
 
+/** A value to provision, the schema of openapi.yaml it must satisfy, and how the input names it. */
+type Check = [pointer: string, value: unknown, field: string];
+
+let explainer: ReturnType<typeof schemaExplainer> | undefined;
+let contract: OpenApiDocument | undefined;
+
+function spec(): OpenApiDocument {
+  contract ??= loadSpec();
+  return contract;
+}
+
+/** Throws a FieldValidationError naming every value that breaks its schema; fills in the schemas' defaults. */
+function checkAgainstSpec(checks: Check[], more: FieldError[] = []): void {
+  // Defaults filled in (filter rules' `enabled` and `logic`), so that what is stored is explicit.
+  explainer ??= schemaExplainer(spec(), createSpecAjv(spec(), { useDefaults: true }));
+  const errors = checks.flatMap(([pointer, value, field]) => (value === undefined ? [] : explainer?.explain(pointer, value, `/${field}`) ?? []));
+  errors.push(...more);
+  if (errors.length > 0) throw new FieldValidationError(errors);
+}
+
+const apiKeyField = (name: keyof ApiKey) => `#/components/schemas/ApiKey/properties/${name}`;
+const destinationField = (name: string) => `#/components/schemas/ObservabilityDestination/properties/${name}`;
+const presetVersionField = (name: string) => `#/components/schemas/PresetVersion/properties/${name}`;
+
 export interface NewKeyInput {
   workspaceId: string;
   name: string;
-  kind: 'management' | 'standard';
+  kind: KeyKind;
   limit?: number | null;
   limitReset?: ApiKey['limit_reset'];
   includeByokInLimit?: boolean;
@@ -24,20 +53,15 @@ export interface NewKeyInput {
   creatorUserId?: string | null;
 }
 
-// The bounds openapi.yaml gives these fields in responses: what is provisioned must fit them.
-const MAX_NAME = 256;
-const MAX_IDENTIFIER = 256;
-const MAX_SYSTEM_PROMPT = 100_000;
-
-function checkLength(value: string | null | undefined, max: number, what: string): void {
-  if (value != null && (value.length === 0 || value.length > max)) throw new Error(`${what} must have 1 to ${max} characters`);
-}
-
 export async function createKey(store: Store, input: NewKeyInput, now: Date): Promise<{ rawKey: string; hash: string; id: string }> {
-  checkLength(input.name, MAX_NAME, 'name');
-  checkLength(input.creatorUserId, MAX_IDENTIFIER, 'creator_user_id');
-  if (input.limit != null && !(input.limit >= 0)) throw new Error('limit must be a number >= 0');
-  if (input.expiresAt != null && Number.isNaN(Date.parse(input.expiresAt))) throw new Error('expires_at must be an ISO 8601 timestamp');
+  checkAgainstSpec([
+    [apiKeyField('name'), input.name, 'name'],
+    ['#/components/schemas/KeyKind', input.kind, 'kind'],
+    [apiKeyField('limit'), input.limit, 'limit'],
+    [apiKeyField('limit_reset'), input.limitReset, 'limit_reset'],
+    [apiKeyField('expires_at'), input.expiresAt, 'expires_at'],
+    [apiKeyField('creator_user_id'), input.creatorUserId, 'creator_user_id'],
+  ]);
   const key = generateApiKey();
   const row = await store.keys.create(
     {
@@ -64,25 +88,26 @@ export interface NewDestinationInput extends Partial<Omit<DestinationState, 'con
   config: ConfigValues;
 }
 
+function maskedSecrets(config: ConfigValues, rules: DestinationTypeRules): FieldError[] {
+  return Object.entries(config).flatMap(([key, value]) => {
+    const secrets = key === HEADERS_KEY && typeof value === 'object' ? Object.values(value) : rules.secretKeys.has(key) && typeof value === 'string' ? [value] : [];
+    return secrets.some(looksMasked) ? [{ path: `/config/${key}`, message: 'looks like a masked value; give the full secret' }] : [];
+  });
+}
+
 export async function createDestination(
   store: Store,
   destinationTypes: ReadonlyMap<DestinationType, DestinationTypeRules>,
   input: NewDestinationInput,
   now: Date,
 ): Promise<StoredDestination> {
-  checkLength(input.name, MAX_NAME, 'name');
   const rules = destinationTypes.get(input.type as DestinationType);
   if (!rules) throw new Error(`unknown destination type ${input.type}; one of: ${[...destinationTypes.keys()].join(', ')}`);
-  const errors: FieldError[] = rules.validate(input.config, '/config');
-  for (const [key, value] of Object.entries(input.config)) {
-    const secrets = key === HEADERS_KEY && typeof value === 'object' ? Object.values(value) : rules.secretKeys.has(key) && typeof value === 'string' ? [value] : [];
-    if (secrets.some(looksMasked)) errors.push({ path: `/config/${key}`, message: 'looks like a masked value; give the full secret' });
-  }
-  const filterRules = input.filter_rules ? normalizeFilterRules(input.filter_rules, '/filter_rules', errors) : null;
-  if (input.sampling_rate !== undefined && !(input.sampling_rate >= 0.0001 && input.sampling_rate <= 1)) {
-    errors.push({ path: '/sampling_rate', message: 'must be from 0.0001 to 1' });
-  }
-  if (errors.length > 0) throw new FieldValidationError(errors);
+  const fields = ['name', 'enabled', 'privacy_mode', 'sampling_rate', 'api_key_hashes', 'filter_rules'] as const;
+  checkAgainstSpec(
+    fields.map((field): Check => [destinationField(field), input[field], field]),
+    [...rules.validate(input.config, '/config'), ...maskedSecrets(input.config, rules)],
+  );
   return store.destinations.create(
     {
       workspace_id: input.workspaceId,
@@ -93,25 +118,37 @@ export async function createDestination(
       ...(input.privacy_mode !== undefined && { privacy_mode: input.privacy_mode }),
       ...(input.sampling_rate !== undefined && { sampling_rate: input.sampling_rate }),
       ...(input.api_key_hashes !== undefined && { api_key_hashes: input.api_key_hashes }),
-      filter_rules: filterRules,
+      filter_rules: input.filter_rules ?? null,
     },
     now,
   );
 }
 
+// Slugs are written in URLs: lower-case words of letters and digits, joined by - or _.
 const SLUG_PATTERN = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
+
+function slugSchemaPointer(): string {
+  for (const [template, item] of Object.entries(spec().paths)) {
+    const index = (item.get?.parameters ?? []).findIndex((p) => p.in === 'path' && p.name === 'slug');
+    if (item.get?.operationId === 'listPresetVersions' && index >= 0) return `#/paths/${template.replaceAll('/', '~1')}/get/parameters/${index}/schema`;
+  }
+  throw new Error('openapi.yaml has no slug parameter on listPresetVersions');
+}
 
 export async function addPresetVersion(
   store: Store,
   input: { workspaceId: string; slug: string; config: PresetConfig; systemPrompt?: string | null; creatorId: string },
   now: Date,
 ) {
-  if (!SLUG_PATTERN.test(input.slug)) throw new Error('slug must be URL-safe: lower-case letters and digits, separated by - or _');
-  if (input.config.model !== undefined && typeof input.config.model !== 'string') throw new Error('config.model must be a string');
-  checkLength(input.config.model, MAX_IDENTIFIER, 'config.model');
-  checkLength(input.creatorId, MAX_IDENTIFIER, 'creator_id');
-  checkLength(input.systemPrompt, MAX_SYSTEM_PROMPT, 'system_prompt');
-  if (input.config.temperature !== undefined && typeof input.config.temperature !== 'number') throw new Error('config.temperature must be a number');
+  checkAgainstSpec(
+    [
+      [slugSchemaPointer(), input.slug, 'slug'],
+      [presetVersionField('config'), input.config, 'config'],
+      [presetVersionField('creator_id'), input.creatorId, 'creator_id'],
+      [presetVersionField('system_prompt'), input.systemPrompt, 'system_prompt'],
+    ],
+    SLUG_PATTERN.test(input.slug) ? [] : [{ path: '/slug', message: 'must be URL-safe: lower-case letters and digits, in words joined by - or _' }],
+  );
   return store.presets.addVersion(input.workspaceId, input.slug, { config: JSON.stringify(input.config), system_prompt: input.systemPrompt ?? null, creator_id: input.creatorId }, now);
 }
 

@@ -31,6 +31,7 @@ export interface OpenApiOperation {
 
 export interface OpenApiDocument {
   openapi: string;
+  info: { title: string; version: string };
   servers: { url: string }[];
   paths: Record<string, Record<string, OpenApiOperation>>;
   components: {
@@ -49,8 +50,36 @@ export function parseSpecYaml(text: string): unknown {
   return yaml.load(text, { schema: yaml.CORE_SCHEMA });
 }
 
+/** The contract and the code disagree, or the contract cannot be read: the server cannot run. */
+export class ContractError extends Error {
+  override name = 'ContractError';
+}
+
 export function loadSpec(path: string = specPath): OpenApiDocument {
-  return parseSpecYaml(readFileSync(path, 'utf8')) as OpenApiDocument;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new ContractError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  try {
+    return parseSpecYaml(text) as OpenApiDocument;
+  } catch (err) {
+    const { reason, mark } = err as { reason?: string; mark?: { line: number; column: number } };
+    throw new ContractError(`${path} is not valid YAML: ${reason ?? (err as Error).message}${mark ? ` (line ${mark.line + 1}, column ${mark.column + 1})` : ''}`);
+  }
+}
+
+/** The node at a JSON pointer (`#/components/schemas/Uuid`) of the document; undefined when there is none. */
+export function nodeAt(spec: OpenApiDocument, pointer: string): unknown {
+  return pointer
+    .replace(/^#\//, '')
+    .split('/')
+    .reduce<unknown>((node, segment) => {
+      if (typeof node !== 'object' || node === null) return undefined;
+      const key = segment.replaceAll('~1', '/').replaceAll('~0', '~');
+      return Object.hasOwn(node, key) ? (node as JsonObject)[key] : undefined;
+    }, spec);
 }
 
 export const SPEC_SCHEMA_ID = 'openapi.yaml';
@@ -59,8 +88,8 @@ export const SPEC_SCHEMA_ID = 'openapi.yaml';
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 /** A validator whose `openapi.yaml#/...` references point into the given document. */
-export function createSpecAjv(spec: OpenApiDocument): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictTuples: false });
+export function createSpecAjv(spec: OpenApiDocument, options: { useDefaults?: boolean } = {}): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictTuples: false, ...options });
   addFormats(ajv);
   // OpenAPI keywords and this contract's own extensions, which carry no validation.
   ajv.addVocabulary(['example', 'x-secret', 'x-destination-type']);

@@ -8,53 +8,12 @@ import { looksMasked, maskSecret } from './masking.js';
 
 type Destination = components['schemas']['ObservabilityDestination'];
 type DestinationUpdate = components['schemas']['ObservabilityDestinationUpdate'];
-type FilterRules = components['schemas']['FilterRules'];
-type FilterRule = components['schemas']['FilterRule'];
 
 export type DestinationState = Pick<Destination, 'name' | 'enabled' | 'privacy_mode' | 'sampling_rate' | 'api_key_hashes' | 'filter_rules'> & {
   config: ConfigValues;
 };
 
 const SCALAR_FIELDS = ['name', 'enabled', 'privacy_mode', 'sampling_rate'] as const;
-const NUMERIC_OPERATORS = new Set<FilterRule['operator']>(['gt', 'lt', 'gte', 'lte']);
-const TEXT_OPERATORS = new Set<FilterRule['operator']>(['contains', 'not_contains', 'starts_with', 'ends_with', 'regex']);
-const PRESENCE_OPERATORS = new Set<FilterRule['operator']>(['exists', 'not_exists']);
-
-function ruleErrors(rule: FilterRule, path: string): FieldError[] {
-  const valuePath = `${path}/value`;
-  if (PRESENCE_OPERATORS.has(rule.operator)) {
-    return rule.value === undefined ? [] : [{ path: valuePath, message: `must not be given with operator ${rule.operator}` }];
-  }
-  if (rule.value === undefined) return [{ path: valuePath, message: `is required with operator ${rule.operator}` }];
-  if (NUMERIC_OPERATORS.has(rule.operator) && typeof rule.value !== 'number') {
-    return [{ path: valuePath, message: `must be a number with operator ${rule.operator}` }];
-  }
-  if (TEXT_OPERATORS.has(rule.operator) && typeof rule.value !== 'string') {
-    return [{ path: valuePath, message: `must be a string with operator ${rule.operator}` }];
-  }
-  if (rule.operator === 'regex') {
-    try {
-      new RegExp(rule.value as string);
-    } catch {
-      return [{ path: valuePath, message: 'must be a valid regular expression' }];
-    }
-  }
-  return [];
-}
-
-/** Checks the rules the schema cannot express and writes the defaults out, so that what is stored is explicit. */
-export function normalizeFilterRules(rules: FilterRules, path: string, errors: FieldError[]): FilterRules {
-  return {
-    enabled: rules.enabled ?? true,
-    groups: rules.groups.map((group, g) => ({
-      logic: group.logic ?? 'and',
-      rules: group.rules.map((rule, r) => {
-        errors.push(...ruleErrors(rule, `${path}/groups/${g}/rules/${r}`));
-        return rule.value === undefined ? { field: rule.field, operator: rule.operator } : { field: rule.field, operator: rule.operator, value: rule.value };
-      }),
-    })),
-  };
-}
 
 function resolveSecret(stored: string | undefined, incoming: string, path: string, errors: FieldError[]): string {
   if (stored !== undefined && incoming === maskSecret(stored)) return stored;
@@ -101,9 +60,7 @@ export function applyDestinationPatch(current: DestinationState, update: Destina
     if (update[field] !== undefined) Object.assign(next, { [field]: update[field] });
   }
   if (update.api_key_hashes !== undefined) next.api_key_hashes = update.api_key_hashes;
-  if (update.filter_rules !== undefined) {
-    next.filter_rules = update.filter_rules === null ? null : normalizeFilterRules(update.filter_rules, '/body/filter_rules', errors);
-  }
+  if (update.filter_rules !== undefined) next.filter_rules = update.filter_rules;
   if (update.config !== undefined) next.config = mergeConfig(current.config, update.config, rules, errors);
   if (errors.length > 0) throw new FieldValidationError(errors);
   return { next, changed: !isDeepStrictEqual(next, current) };

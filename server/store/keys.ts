@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { components } from '../../generated/api.js';
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import { utcDay, type UsageWindows } from '../domain/time.js';
 import { preparedQuery, type QueryDriver } from './prepared.js';
@@ -7,14 +8,11 @@ import type { ApiKeysTable, Database } from './schema.js';
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type NewApiKey = Omit<Insertable<ApiKeysTable>, 'id' | 'usage_total' | 'byok_usage_total' | 'created_at' | 'updated_at'>;
 
-export interface KeyWindowUsage {
-  usage_daily: number;
-  usage_weekly: number;
-  usage_monthly: number;
-  byok_usage_daily: number;
-  byok_usage_weekly: number;
-  byok_usage_monthly: number;
-}
+/** A key's usage in its current UTC day, week and month, as the API names the figures. */
+export type KeyWindowUsage = Pick<
+  components['schemas']['ApiKey'],
+  'usage_daily' | 'usage_weekly' | 'usage_monthly' | 'byok_usage_daily' | 'byok_usage_weekly' | 'byok_usage_monthly'
+>;
 
 export function keyStore(db: Kysely<Database>, driver: QueryDriver) {
   const byHash = preparedQuery(driver, (a: { hash: string }) => db.selectFrom('api_keys').selectAll().where('hash', '=', a.hash));

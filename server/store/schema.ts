@@ -1,6 +1,9 @@
 // Row shapes of the database tables. These are storage types, not API types: handlers turn them
 // into the generated API types in server/routes/.
 import type { ColumnType } from 'kysely';
+import type { components } from '../../generated/api.js';
+
+type ApiKey = components['schemas']['ApiKey'];
 
 /** SQLite keeps booleans as 0/1; PostgreSQL has a real boolean. Both read back as one of these. */
 export type DbBoolean = ColumnType<boolean | number, boolean, boolean>;
@@ -17,10 +20,10 @@ export interface ApiKeysTable {
   hash: string;
   label: string;
   name: string;
-  kind: 'management' | 'standard';
+  kind: components['schemas']['KeyKind'];
   disabled: DbBoolean;
   spend_limit: number | null;
-  limit_reset: 'daily' | 'weekly' | 'monthly' | null;
+  limit_reset: ApiKey['limit_reset'];
   include_byok_in_limit: DbBoolean;
   usage_total: number;
   byok_usage_total: number;

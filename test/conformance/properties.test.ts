@@ -5,9 +5,9 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDestination, createKey } from '../../server/provisioning.js';
 import { addPresetVersion } from '../../server/provisioning.js';
-import { configSchemaName } from '../support/arbitraries.js';
 import { createWorkspace, destinationTypes, startTestServer, type TestServer, type Workspace } from '../support/server.js';
 import { componentSchema, describeErrors, spec } from '../support/spec.js';
+import { applyToModel, looksMasked, mask, type ModelState, sampleConfig, secretKeysOf, shown } from './model.js';
 import { brokenRequest, validRequest, validUpdateBody, type Fixture, type GeneratedRequest } from './requests.js';
 
 const RUNS = 2000;
@@ -24,12 +24,6 @@ let workspace: Workspace;
 let otherWorkspace: Workspace;
 let fixture: Fixture;
 let sent = 0;
-
-/** A working config for each destination type, made from the required keys of its schema. */
-function sampleConfig(type: string): Record<string, string> {
-  const schema = spec.components.schemas[configSchemaName(type)] as { required: string[]; properties: Record<string, { enum?: string[] }> };
-  return Object.fromEntries(schema.required.map((key) => [key, schema.properties[key]?.enum?.[0] ?? `${key}-value-0123456789`]));
-}
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -154,72 +148,6 @@ describe('state properties', () => {
     );
   });
 });
-
-type Config = Record<string, string | Record<string, string>>;
-interface ModelState {
-  name: string | null;
-  enabled: boolean;
-  privacy_mode: boolean;
-  sampling_rate: number;
-  api_key_hashes: string[] | null;
-  filter_rules: unknown;
-  config: Config;
-}
-
-/** The documented mask: first 4, `...`, last 4; `********` for 12 characters or fewer. */
-const mask = (secret: string) => (secret.length <= 12 ? '********' : `${secret.slice(0, 4)}...${secret.slice(-4)}`);
-const looksMasked = (value: string) => value.includes('...') || /^\*+$/.test(value);
-
-function secretKeysOf(type: string): Set<string> {
-  const properties = (spec.components.schemas[configSchemaName(type)] as { properties: Record<string, { $ref?: string }> }).properties;
-  return new Set(Object.entries(properties).filter(([, p]) => p.$ref === '#/components/schemas/ConfigSecret').map(([key]) => key));
-}
-
-/** The model of a PATCH, written from the spec's prose, independently of the server's code. */
-function applyToModel(model: ModelState, body: Record<string, unknown>, secrets: Set<string>): ModelState {
-  const next: ModelState = { ...model, config: { ...model.config } };
-  for (const field of ['name', 'enabled', 'privacy_mode', 'sampling_rate', 'api_key_hashes'] as const) {
-    if (field in body) Object.assign(next, { [field]: body[field] });
-  }
-  if ('filter_rules' in body) {
-    const rules = body.filter_rules as { enabled?: boolean; groups: { logic?: string; rules: { field: string; operator: string; value?: unknown }[] }[] } | null;
-    next.filter_rules =
-      rules === null
-        ? null
-        : {
-            enabled: rules.enabled ?? true,
-            groups: rules.groups.map((g) => ({
-              logic: g.logic ?? 'and',
-              rules: g.rules.map((r) => (r.value === undefined ? { field: r.field, operator: r.operator } : { field: r.field, operator: r.operator, value: r.value })),
-            })),
-          };
-  }
-  for (const [key, value] of Object.entries((body.config as Config | undefined) ?? {})) {
-    const old = model.config[key];
-    if (typeof value === 'object') {
-      const oldHeaders = typeof old === 'object' ? old : {};
-      next.config[key] = Object.fromEntries(
-        Object.entries(value).map(([name, v]) => {
-          const before = Object.hasOwn(oldHeaders, name) ? oldHeaders[name] : undefined;
-          return [name, before !== undefined && v === mask(before) ? before : v];
-        }),
-      );
-    } else {
-      next.config[key] = secrets.has(key) && typeof old === 'string' && value === mask(old) ? old : value;
-    }
-  }
-  return next;
-}
-
-function shown(model: ModelState, secrets: Set<string>) {
-  const config = Object.fromEntries(
-    Object.entries(model.config).map(([key, value]) => [
-      key,
-      typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([n, v]) => [n, mask(v)])) : secrets.has(key) ? mask(value) : value,
-    ]),
-  );
-  return { ...model, config };
-}
 
 describe('state properties over sequences of PATCHes', () => {
   it('ends where the model of the same sequence ends, and never stores a masked value', async () => {

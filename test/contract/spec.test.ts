@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import type { operations } from '../../generated/api.js';
 import { componentSchema, describeErrors, findOperation, spec } from '../support/spec.js';
 
 type JsonObject = Record<string, unknown>;
 
-const expectedStatuses: Record<string, string[]> = {
+// Keyed by operationId: a new operation in the spec makes the type checker point at each table.
+const expectedStatuses: Record<keyof operations, string[]> = {
   getKey: ['200', '401', '403', '404', '429', '500', '503'],
   updateObservabilityDestination: ['200', '400', '401', '403', '404', '412', '413', '415', '429', '500', '503'],
   listPresetVersions: ['200', '400', '401', '404', '429', '500', '503'],
@@ -46,10 +48,31 @@ describe('operations', () => {
     expect(Object.keys(operation.responses).sort()).toEqual([...statuses].sort());
   });
 
-  it.each(Object.keys(expectedStatuses))('%s requires the bearer scheme', (operationId) => {
+  const acceptedKeyKinds: Record<keyof operations, string[]> = {
+    getKey: ['management'],
+    updateObservabilityDestination: ['management'],
+    listPresetVersions: ['management', 'standard'],
+  };
+
+  it.each(Object.entries(acceptedKeyKinds))('%s requires the bearer scheme and states the key kinds it accepts, one alternative each', (operationId, kinds) => {
     const { operation } = findOperation(operationId);
-    expect(operation.security).toEqual([{ bearerAuth: [] }]);
+    expect(operation.security).toEqual(kinds.map((kind) => ({ bearerAuth: [kind] })));
     expect(spec.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it('states on every operation, as security roles, key kinds that KeyKind defines', () => {
+    const keyKinds = (spec.components.schemas.KeyKind as { enum: string[] }).enum;
+    for (const [path, item] of Object.entries(spec.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const requirements = operation.security ?? [];
+        expect(requirements.length, `${method} ${path} states no key kind`).toBeGreaterThan(0);
+        for (const requirement of requirements) {
+          const roles = Object.values(requirement).flat();
+          expect(roles, `${method} ${path}: one kind per requirement`).toHaveLength(1);
+          expect(keyKinds, `${method} ${path}`).toContain(roles[0]);
+        }
+      }
+    }
   });
 
   it.each(Object.entries(expectedStatuses))('%s answers every error in the envelope, with a matching example', (operationId, statuses) => {
@@ -82,7 +105,7 @@ describe('operations', () => {
   });
 
   it('gives every success response an example that validates against its schema', () => {
-    const schemaNames: Record<string, string> = {
+    const schemaNames: Record<keyof operations, string> = {
       getKey: 'ApiKeyResponse',
       updateObservabilityDestination: 'ObservabilityDestinationResponse',
       listPresetVersions: 'PresetVersionList',

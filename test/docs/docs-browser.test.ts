@@ -7,6 +7,8 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../support/process.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { operationHandlers } from '../../server/operations/index.js';
+import { findOperation, spec } from '../support/spec.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
@@ -49,19 +51,24 @@ describe.skipIf(!hasChromium)(`docs in a browser${hasChromium ? '' : ' (skipped:
 
     const response = await page.goto(`${server.baseUrl}/docs/`, { waitUntil: 'networkidle' });
     expect(response?.status()).toBe(200);
-    await expect.poll(() => page.getByText('Keys, Observability and Presets API (1.0.0)').isVisible(), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => page.getByText(`${spec.info.title} (${spec.info.version})`).isVisible(), { timeout: 15_000 }).toBe(true);
 
     // Each operation is its own section, reached from the sidebar.
-    const operations = [
-      { route: 'keys/getkey', summary: 'Get one API key with its usage figures.', parameters: ['hash'], statuses: ['200', '401', '403', '404', '429', '500', '503'] },
-      {
-        route: 'observability/updateobservabilitydestination',
-        summary: 'Partially update an observability destination.',
-        parameters: ['id', 'If-Match', 'sampling_rate', 'api_key_hashes', 'filter_rules'],
-        statuses: ['200', '400', '401', '403', '404', '412', '413', '415', '429', '500', '503'],
-      },
-      { route: 'presets/listpresetversions', summary: 'List the stored versions of a preset.', parameters: ['slug', 'offset', 'limit'], statuses: ['200', '400', '401', '404', '429', '500', '503'] },
-    ];
+    // Every operation of the spec, where the renderer files it (`<tag>/<operationId>`).
+    const operations = Object.values(spec.paths).flatMap((item) =>
+      Object.values(item).map((operation) => {
+        const bodySchema = operation.requestBody?.content['application/json']?.schema as { $ref?: string } | undefined;
+        const body = bodySchema?.$ref ? (spec.components.schemas[bodySchema.$ref.split('/').pop() ?? ''] as { properties?: object }) : undefined;
+        return {
+          operationId: operation.operationId,
+          route: `${(operation.tags?.[0] ?? '').toLowerCase()}/${operation.operationId.toLowerCase()}`,
+          summary: operation.summary ?? '',
+          parameters: [...(operation.parameters ?? []).map((p) => p.name), ...Object.keys(body?.properties ?? {})],
+          statuses: Object.keys(operation.responses),
+        };
+      }),
+    );
+    expect(operations.map((o) => o.operationId).sort()).toEqual(Object.keys(operationHandlers).sort());
     mkdirSync(join(projectRoot, 'test-output'), { recursive: true });
     for (const operation of operations) {
       await page.goto(`${server.baseUrl}/docs/#/${operation.route}`, { waitUntil: 'networkidle' });
@@ -72,6 +79,10 @@ describe.skipIf(!hasChromium)(`docs in a browser${hasChromium ? '' : ' (skipped:
       }
       const main = await page.locator('body').innerText();
       for (const status of operation.statuses) expect(main, `${operation.route} shows ${status}`).toMatch(new RegExp(`\\b${status}\\b`));
+      // The key kinds it accepts, as the roles of its security requirements.
+      const shownKinds = [...main.matchAll(/bearerAuth\s*\(Required scopes:\s*(\w+)\s*\)/g)].map((match) => match[1]);
+      const stated = (findOperation(operation.operationId).operation.security ?? []).flatMap((requirement) => requirement.bearerAuth ?? []);
+      expect(shownKinds, `${operation.route} shows its key kinds`).toEqual(stated);
       await page.screenshot({ path: join(projectRoot, 'test-output', `docs-${operation.route.split('/')[0]}.png`) });
     }
     // An error response opens to its description.

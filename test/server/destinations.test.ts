@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigValues } from '../../server/domain/destination-types.js';
 import { createDestination, type NewDestinationInput } from '../../server/provisioning.js';
 import { boundaryCases } from '../support/boundaries.js';
+import { requestBodySchema, spec } from '../support/spec.js';
 import { rawRows, testDatabaseKind } from '../support/database.js';
 import { call, createWorkspace, destinationTypes, startTestServer, type TestServer, type Workspace } from '../support/server.js';
 
@@ -223,17 +224,41 @@ describe('updateObservabilityDestination', () => {
     });
 
     it.each([
-      ['a value with exists', { field: 'user_id', operator: 'exists', value: 'x' }],
-      ['no value with equals', { field: 'model', operator: 'equals' }],
-      ['a string with gt', { field: 'total_cost', operator: 'gt', value: 'cheap' }],
-      ['a number with contains', { field: 'input', operator: 'contains', value: 3 }],
-      ['an invalid regular expression', { field: 'output', operator: 'regex', value: '([a-z' }],
-    ])('rejects %s, naming the value', async (_name, rule) => {
+      ['a value with exists', { field: 'user_id', operator: 'exists', value: 'x' }, 'is not allowed with operator exists'],
+      ['no value with equals', { field: 'model', operator: 'equals' }, 'is required with operator equals'],
+      ['a string with gt', { field: 'total_cost', operator: 'gt', value: 'cheap' }, 'must be number with operator gt'],
+      ['a number with contains', { field: 'input', operator: 'contains', value: 3 }, 'must be string with operator contains'],
+      ['a boolean with not_equals', { field: 'model', operator: 'not_equals', value: false }, 'must be string,number with operator not_equals'],
+      ['an invalid regular expression', { field: 'output', operator: 'regex', value: '([a-z' }, 'must match format "regex" with operator regex'],
+    ])('rejects %s, naming the value and what the operator needs', async (_name, rule, message) => {
       const destination = await newDestination();
       const response = await patch(destination.id, { filter_rules: { groups: [{ rules: [rule] }] } });
       expect(response.status).toBe(400);
-      expect(response.body.error.metadata.errors).toContainEqual(expect.objectContaining({ path: '/body/filter_rules/groups/0/rules/0/value' }));
+      expect(response.body.error.metadata.errors).toEqual([{ path: '/body/filter_rules/groups/0/rules/0/value', message }]);
       expect((await stored(destination.id)).state.filter_rules).toBeNull();
+    });
+
+    it.each([
+      ['gt with a string', { field: 'model', operator: 'gt', value: 'openai/' }],
+      ['contains with a number', { field: 'model', operator: 'contains', value: 3 }],
+      ['exists with a value', { field: 'model', operator: 'exists', value: 'x' }],
+    ])('refuses %s, as the published schema does', async (_name, rule) => {
+      const body = { filter_rules: { groups: [{ rules: [rule] }] } };
+      expect(requestBodySchema('updateObservabilityDestination')(body)).toBe(false);
+      expect((await patch((await newDestination()).id, body)).status).toBe(400);
+    });
+
+    it('names an unknown operator with the operators there are, and a bad field beside it', async () => {
+      const destination = await newDestination();
+      const response = await patch(destination.id, { filter_rules: { groups: [{ rules: [{ field: 'colour', operator: 'like', value: 'x' }] }] } });
+      expect(response.status).toBe(400);
+      const operators = (spec.components.schemas.FilterRule as { oneOf: { $ref: string }[] }).oneOf.flatMap(
+        ({ $ref }) => (spec.components.schemas[$ref.split('/').pop() ?? ''] as { properties: { operator: { enum: string[] } } }).properties.operator.enum,
+      );
+      expect(response.body.error.metadata.errors).toEqual([
+        { path: '/body/filter_rules/groups/0/rules/0/operator', message: `must be one of: ${operators.join(', ')}` },
+        { path: '/body/filter_rules/groups/0/rules/0/field', message: expect.stringMatching(/^must be one of: model, /) },
+      ]);
     });
   });
 
@@ -321,6 +346,7 @@ describe('updateObservabilityDestination', () => {
       const destination = await newDestination();
       const response = await patch(destination.id, { enabled: false }, { key: workspace.standardKey });
       expect(response.status).toBe(403);
+      expect(response.body.error.metadata).toEqual({ accepted_key_kinds: ['management'] });
       expect((await stored(destination.id)).state.enabled).toBe(true);
     });
 

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDestination } from '../../server/provisioning.js';
 import type { Store } from '../../server/store/index.js';
-import { call, createWorkspace, destinationTypes, startTestServer, type TestServer } from '../support/server.js';
+import { apiBasePaths, specOperations } from '../../server/http/spec-operations.js';
+import { call, createWorkspace, destinationTypes, rawCall, spec, startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer | undefined;
 
@@ -52,9 +53,53 @@ describe('request errors', () => {
     expect((await server.store.destinations.find(workspace.id, destinationPath.split('/').pop() ?? ''))?.state.enabled).toBe(true);
   });
 
-  it('answers a PATCH with no body and no content type with 415', async () => {
-    const { server, workspace, destinationPath } = await setUp();
-    expectEnvelope(await call(server, 'PATCH', destinationPath, { key: workspace.managementKey }), 415);
+  describe('a required body', () => {
+    const bodyRequired = { path: '/body', message: 'is required: send a JSON object' };
+
+    it.each([
+      ['JSON, with neither Content-Length nor Transfer-Encoding (curl -X PATCH)', ['Content-Type: application/json'], ''],
+      ['JSON, with Content-Length: 0', ['Content-Type: application/json', 'Content-Length: 0'], ''],
+      ['JSON, chunked with no chunk', ['Content-Type: application/json', 'Transfer-Encoding: chunked'], '0\r\n\r\n'],
+      ['no content type and no body', [], ''],
+      ['no content type and Content-Length: 0', ['Content-Length: 0'], ''],
+    ])('is 400 naming /body when missing: %s', async (_name, headers, body) => {
+      const { server, workspace, destinationPath } = await setUp();
+      const head = [`PATCH ${destinationPath} HTTP/1.1`, `Authorization: Bearer ${workspace.managementKey}`, ...headers].join('\r\n');
+      const response = await rawCall(server, head, body);
+      expect(response.status).toBe(400);
+      expect(response.body.error).toEqual({ code: 400, message: 'Invalid request: /body is required: send a JSON object', metadata: { errors: [bodyRequired] } });
+      expect(server.serverErrors()).toEqual([]);
+    });
+
+    it('is 400 naming /body before authentication, like every malformed request', async () => {
+      const { server, destinationPath } = await setUp();
+      const response = await rawCall(server, [`PATCH ${destinationPath} HTTP/1.1`, 'Content-Type: application/json'].join('\r\n'));
+      expect(response.status).toBe(400);
+      expect(response.body.error.metadata.errors).toEqual([bodyRequired]);
+    });
+
+    it('is 400, not 500, when the body is only white space', async () => {
+      const { server, workspace, destinationPath } = await setUp();
+      const response = await call(server, 'PATCH', destinationPath, { key: workspace.managementKey, rawBody: '  \n ', headers: { 'content-type': 'application/json' } });
+      expectEnvelope(response, 400);
+    });
+
+    it('takes {} as a body that changes nothing', async () => {
+      const { server, workspace, destinationPath } = await setUp();
+      expect((await call(server, 'PATCH', destinationPath, { key: workspace.managementKey, body: {} })).status).toBe(200);
+    });
+
+    it('answers every operation of the spec called without a body with no 5xx', async () => {
+      const { server, workspace } = await setUp();
+      for (const { method, template } of specOperations(spec)) {
+        const path = template.replace(/\{[^}]+\}/g, '7019b9f2-c5e6-4f46-873e-55a17bb095a3');
+        for (const basePath of apiBasePaths(spec)) {
+          const response = await rawCall(server, [`${method.toUpperCase()} ${basePath}${path} HTTP/1.1`, `Authorization: Bearer ${workspace.managementKey}`].join('\r\n'));
+          expect(response.status, `${method} ${path}`).toBeLessThan(500);
+        }
+      }
+      expect(server.serverErrors()).toEqual([]);
+    });
   });
 
   it('answers a body over 100 KB with 413, and takes one just under it', async () => {

@@ -171,7 +171,8 @@ describe('getKey', () => {
   it('answers 403 to a standard key', async () => {
     const response = await getKey(workspace.standardKeyHash, workspace.standardKey);
     expect(response.status).toBe(403);
-    expect(response.body).toEqual({ error: { code: 403, message: expect.any(String), metadata: null } });
+    // The kinds come from the operation's security requirement in the spec.
+    expect(response.body).toEqual({ error: { code: 403, message: 'This operation needs a management key.', metadata: { accepted_key_kinds: ['management'] } } });
   });
 });
 

@@ -1,10 +1,11 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { copyFileSync, cpSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import yaml from 'js-yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { componentSchema, describeErrors } from '../support/spec.js';
+import { componentSchema, describeErrors, spec } from '../support/spec.js';
 import { projectRoot, spawnEntry, waitForOutput } from '../support/process.js';
 
 const exec = promisify(execFile);
@@ -59,5 +60,58 @@ describe('npm start', () => {
     const code = await new Promise((resolve) => child.on('close', resolve));
     expect(code).toBe(1);
     expect(stderr).toContain('SECRETS_KEY is required when NODE_ENV=production');
+  });
+});
+
+describe('npm start with a spec that the handlers do not match', () => {
+  /** The compiled server in a project folder of its own, with its own openapi.yaml. */
+  function projectWithSpec(edit: (copy: typeof spec) => void): string {
+    const dir = mkdtempSync(join(tmpdir(), 'contract-test-'));
+    cpSync(join(projectRoot, 'dist', 'server'), join(dir, 'dist', 'server'), { recursive: true });
+    copyFileSync(join(projectRoot, 'package.json'), join(dir, 'package.json'));
+    symlinkSync(join(projectRoot, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    const copy = structuredClone(spec);
+    edit(copy);
+    writeFileSync(join(dir, 'openapi.yaml'), yaml.dump(copy));
+    return dir;
+  }
+
+  async function startIn(dir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const child = spawn(process.execPath, ['dist/server/main.js'], {
+      cwd: dir,
+      env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: `sqlite:${join(dir, 'data', 'api.db')}`, PORT: '0', HOST: '127.0.0.1' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    return { code, stdout, stderr };
+  }
+
+  it('stops with one line naming an operation that has no handler', async () => {
+    const dir = projectWithSpec((copy) => {
+      (copy.paths['/keys/{hash}'] as Record<string, unknown>).delete = {
+        operationId: 'deleteKey',
+        summary: 'Delete a key.',
+        security: [{ bearerAuth: ['management'] }],
+        responses: { '204': { description: 'Deleted.' } },
+      };
+    });
+    const { code, stdout, stderr } = await startIn(dir);
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr.trim().split('\n')).toEqual([
+      'Contract error: openapi.yaml and server/operations do not match: operation deleteKey (DELETE /keys/{hash}) has no handler in server/operations',
+    ]);
+  });
+
+  it('stops with one line naming a handler that has no operation', async () => {
+    const dir = projectWithSpec((copy) => {
+      delete copy.paths['/presets/{slug}/versions'];
+    });
+    const { code, stderr } = await startIn(dir);
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n')).toEqual(['Contract error: openapi.yaml and server/operations do not match: handler listPresetVersions has no operation in openapi.yaml']);
   });
 });

@@ -55,6 +55,14 @@ describe('spec:diff rules', () => {
     ['a type changed', (s) => (s.paths['/items/{id}'].get.parameters[1].schema.type = 'string'), /type changed from integer to string/],
     ['a response status removed', (s) => delete s.paths['/items/{id}'].get.responses['404'], /response 404: response status removed/],
     ['security added', (s) => (s.security = [{ bearer: [] }]), /GET \/items\/\{id\}: security added/],
+    [
+      'an object split into alternatives',
+      (s) => {
+        const body = s.paths['/items/{id}'].patch.requestBody.content['application/json'];
+        body.schema = { oneOf: [{ ...body.schema, required: ['name'] }, { ...body.schema, required: ['kind'] }] };
+      },
+      /PATCH \/items\/\{id\} request body: alternatives \(oneOf\) changed from 1 to 2/,
+    ],
   ])('classes %s as breaking', async (_name, edit, expected) => {
     const breaking = breakingOf(await diff(edit));
     expect(breaking.some((line) => expected.test(line)), breaking.join('\n')).toBe(true);
@@ -71,6 +79,28 @@ describe('spec:diff rules', () => {
   ])('classes %s as compatible', async (_name, edit) => {
     const changes = await diff(edit);
     expect(breakingOf(changes)).toEqual([]);
+  });
+
+  describe('security roles', () => {
+    const withSecurity = (security: Json[]) => {
+      const spec = base();
+      spec.security = [{ bearer: [] }];
+      spec.paths['/items/{id}'].get.security = security;
+      return spec;
+    };
+    const compare = (before: Json[], after: Json[]) => compareSpecs(withSecurity(before), withSecurity(after));
+
+    it('classes a role now required as breaking', async () => {
+      expect(breakingOf(await compare([{ bearer: [] }], [{ bearer: ['admin'] }]))).toEqual([
+        'GET /items/{id}: security requirements changed from bearer: [] to bearer: [admin]',
+      ]);
+    });
+
+    it('classes an alternative added as compatible', async () => {
+      const changes = await compare([{ bearer: ['admin'] }], [{ bearer: ['admin'] }, { bearer: ['reader'] }]);
+      expect(changes.map((c) => c.what)).toEqual(['security requirements changed from bearer: [admin] to bearer: [admin] or bearer: [reader]']);
+      expect(breakingOf(changes)).toEqual([]);
+    });
   });
 
   it('reports no change for the same document', async () => {

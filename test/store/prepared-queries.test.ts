@@ -8,6 +8,7 @@ import { openDatabase, type OpenedDatabase } from '../../server/store/database.j
 import { createStore, type Store } from '../../server/store/index.js';
 import { migrateToLatest } from '../../server/store/migrations.js';
 import { preparedQuery } from '../../server/store/prepared.js';
+import type { KeyKind } from '../../server/operations/types.js';
 
 let opened: OpenedDatabase;
 let store: Store;
@@ -29,7 +30,7 @@ const newKey = (hash: string) => ({ workspace_id: workspaceId, hash, label: 'sk-
 describe('queries compiled once', () => {
   it('put each call’s arguments where the stand-ins were, constants left as written', async () => {
     const key = await store.keys.create(newKey('a'.repeat(64)), new Date());
-    const byKind = preparedQuery(opened.driver, (a: { kind: 'management' | 'standard'; id: string }) =>
+    const byKind = preparedQuery(opened.driver, (a: { kind: KeyKind; id: string }) =>
       opened.db.selectFrom('api_keys').select(['id', 'kind']).where('kind', '=', a.kind).where('id', '=', a.id).where('disabled', '=', false),
     );
     expect(byKind.bind({ kind: 'standard', id: key.id }).parameters).toEqual(['standard', key.id, 0]);

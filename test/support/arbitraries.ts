@@ -1,6 +1,6 @@
 // fast-check arbitraries built from the schemas of openapi.yaml, read at test time: what a
 // schema allows is what gets generated. The only hand-written knowledge is below, in
-// `semanticRules`: the rules the spec states in prose that a JSON Schema cannot express.
+// `semanticRules`: the rules the spec states in prose that a JSON Schema cannot express (masks).
 import fc from 'fast-check';
 import type { JsonObject } from '../../server/spec.js';
 import { spec } from './spec.js';
@@ -31,6 +31,8 @@ const text = (minLength: number, maxLength: number) =>
 function stringArbitrary(schema: Schema, options: GenerationOptions): fc.Arbitrary<string> {
   if (isSecret(schema) && options.secret) return options.secret;
   if (schema.format === 'uuid') return fc.uuid();
+  // Any text, taken literally: a valid regular expression of the same length or longer.
+  if (schema.format === 'regex') return text(0, Math.min((schema.maxLength as number | undefined) ?? 40, 40) / 2).map((t) => t.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
   if (typeof schema.pattern === 'string') return fc.stringMatching(new RegExp(schema.pattern));
   const minLength = (schema.minLength as number | undefined) ?? 0;
   const maxLength = Math.min((schema.maxLength as number | undefined) ?? 40, minLength + 40);
@@ -105,18 +107,8 @@ export function configSchemaName(destinationType: string): string {
   return found[0];
 }
 
-type Rule = { field: string; operator: string; value?: string | number };
-
-/** What the spec says in prose about filter rules, which the schema cannot say. */
+/** What the spec says in prose, which a JSON Schema cannot say. */
 export const semanticRules = {
-  filterRule(rule: Rule): Rule {
-    const { field, operator } = rule;
-    if (operator === 'exists' || operator === 'not_exists') return { field, operator };
-    if (['gt', 'lt', 'gte', 'lte'].includes(operator)) return { field, operator, value: typeof rule.value === 'number' ? rule.value : 1 };
-    if (['contains', 'not_contains', 'starts_with', 'ends_with'].includes(operator)) return { field, operator, value: typeof rule.value === 'string' ? rule.value : 'x' };
-    if (operator === 'regex') return { field, operator, value: String(rule.value ?? '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&') };
-    return { field, operator, value: rule.value ?? 'x' };
-  },
   /** A secret must not have the shape of a mask (it would be refused, as documented). */
   secret: text(1, 60).filter((value) => !value.includes('...') && !/^\*+$/.test(value)),
 };

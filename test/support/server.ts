@@ -2,7 +2,7 @@
 // test moves and a log the test can read. Every response is validated against openapi.yaml.
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { createApp } from '../../server/app.js';
@@ -132,4 +132,24 @@ export async function call(server: TestServer, method: string, path: string, opt
   const text = await response.text();
   const isJson = (response.headers.get('content-type') ?? '').includes('json');
   return { status: response.status, headers: response.headers, body: isJson && text ? JSON.parse(text) : text };
+}
+
+/**
+ * One request written byte for byte on a socket, for what fetch cannot send (a PATCH with neither
+ * Content-Length nor Transfer-Encoding, say). `head` is the request line and headers, without the
+ * blank line; the connection closes after the answer.
+ */
+export async function rawCall(server: TestServer, head: string, body = ''): Promise<{ status: number; body: any }> {
+  const { hostname, port } = new URL(server.baseUrl);
+  const response = await new Promise<string>((resolve, reject) => {
+    // Written, not ended: a client that half-closes first may see the server hang up before it answers.
+    const socket = connect(Number(port), hostname, () => socket.write(`${head}\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n${body}`));
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk.toString('utf8')));
+    socket.on('end', () => resolve(received));
+    socket.on('error', reject);
+  });
+  const [statusLine = '', ...rest] = response.split('\r\n');
+  const text = rest.join('\r\n').split('\r\n\r\n').slice(1).join('\r\n\r\n');
+  return { status: Number(statusLine.split(' ')[1]), body: text ? JSON.parse(text) : undefined };
 }

@@ -1,0 +1,34 @@
+// The Express end of an operation: the request as its handler takes it, typed from the spec, and
+// the handler's result as the response.
+import type { RequestHandler } from 'express';
+import type { BoundOperation } from '../operations/bind.js';
+import type { OperationDeps } from '../operations/types.js';
+
+interface HandlerCall {
+  path: unknown;
+  query: unknown;
+  headers: Record<string, string> | undefined;
+  body: unknown;
+  caller: unknown;
+}
+type UntypedHandler = (request: HandlerCall, deps: OperationDeps) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
+
+export function operationRoute(bound: BoundOperation, deps: OperationDeps): RequestHandler {
+  // The table of handlers is checked against `operations` where it is written; here they are alike.
+  const handler = bound.handler as unknown as UntypedHandler;
+  const { headerParameters } = bound;
+  return async (req, res) => {
+    const headers =
+      headerParameters.length === 0
+        ? undefined
+        : Object.fromEntries(
+            headerParameters.flatMap((name) => {
+              const value = req.get(name);
+              return value === undefined ? [] : [[name, value]];
+            }),
+          );
+    const result = await handler({ path: req.params, query: req.query, headers, body: req.body, caller: res.locals.caller }, deps);
+    if (result.headers) res.set(result.headers);
+    res.status(result.status).json(result.body);
+  };
+}

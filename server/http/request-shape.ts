@@ -1,0 +1,90 @@
+// What the spec says of a request that the validator does not check, checked from the spec before
+// the validator runs:
+// - a query integer is written in digits: the validator coerces with Number(), which also takes
+//   ' 5', '1e2', '0x10' and '5.0';
+// - a required request body is there: the validator takes a missing body for a valid one, and the
+//   JSON parser reads an empty one as `{}`.
+// A missing body is refused at once; query errors wait for the validator, so that one answer names
+// every failing field (see `pendingFieldErrors`).
+import express, { type Request, type RequestHandler } from 'express';
+import { type FieldError, FieldValidationError } from '../domain/field-errors.js';
+import type { OpenApiDocument, OpenApiOperation } from '../spec.js';
+import { operationMatcher, specOperations } from './spec-operations.js';
+
+const INTEGER_LITERAL = /^-?\d+$/;
+
+const emptyBodies = new WeakSet<Request>();
+const pending = new WeakMap<Request, FieldError[]>();
+
+/** The JSON body parser, noting which requests had an empty body. */
+export function jsonBody(limitBytes: number): RequestHandler {
+  return express.json({
+    limit: limitBytes,
+    type: ['application/json', 'application/*+json'],
+    verify: (req, _res, buffer) => {
+      if (buffer.length === 0) emptyBodies.add(req as Request);
+    },
+  });
+}
+
+/** Field errors found before the validator ran, for the 400 that names every failing field. */
+export function pendingFieldErrors(req: Request): FieldError[] {
+  return pending.get(req) ?? [];
+}
+
+function schemaTypes(schema: Record<string, unknown>): string[] {
+  return Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string];
+}
+
+function hasBody(req: Request): boolean {
+  if (emptyBodies.has(req)) return false;
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+interface QueryInteger {
+  name: string;
+  /** Whether the empty value (null) is allowed. */
+  nullable: boolean;
+}
+
+function queryIntegers(operation: OpenApiOperation): QueryInteger[] {
+  return (operation.parameters ?? []).flatMap((parameter) => {
+    const types = schemaTypes(parameter.schema);
+    return parameter.in === 'query' && types.includes('integer') ? [{ name: parameter.name, nullable: types.includes('null') }] : [];
+  });
+}
+
+export function checkRequestShape(spec: OpenApiDocument): RequestHandler {
+  const match = operationMatcher(spec);
+  const integersOf = new Map(specOperations(spec).map(({ operation }) => [operation, queryIntegers(operation)]));
+  return (req, _res, next) => {
+    const url = req.originalUrl;
+    const mark = url.indexOf('?');
+    const [path, queryString] = mark < 0 ? [url, ''] : [url.slice(0, mark), url.slice(mark + 1)];
+    const found = match(req.method, path);
+    if (!found) return next();
+    const { operation } = found;
+    if (operation.requestBody?.required && !hasBody(req)) {
+      throw new FieldValidationError([{ path: '/body', message: 'is required: send a JSON object' }]);
+    }
+    const integers = integersOf.get(operation) ?? [];
+    if (integers.length === 0 || queryString === '') return next();
+    const query = new URLSearchParams(queryString);
+    const errors: FieldError[] = [];
+    for (const { name, nullable } of integers) {
+      for (const value of query.getAll(name)) {
+        if (!INTEGER_LITERAL.test(value) && !(nullable && value === '')) errors.push({ path: `/query/${name}`, message: 'must be an integer written in digits' });
+      }
+    }
+    if (errors.length > 0) pending.set(req, errors);
+    next();
+  };
+}
+
+/** After the validator has passed a request: the errors found before it, if any. */
+export const rejectPendingFieldErrors: RequestHandler = (req, _res, next) => {
+  const errors = pending.get(req);
+  if (errors) throw new FieldValidationError(errors);
+  next();
+};

@@ -1,0 +1,49 @@
+// What a handler of an operation of openapi.yaml receives and returns, typed from the generated
+// `operations`: a handler cannot read a parameter or return a body that the contract lacks.
+import type { components, operations } from '../../generated/api.js';
+import type { DestinationType, DestinationTypeRules } from '../domain/destination-types.js';
+import type { Clock } from '../domain/time.js';
+import type { Store } from '../store/index.js';
+
+export type OperationId = keyof operations;
+export type KeyKind = components['schemas']['KeyKind'];
+
+/** The key a request was authenticated with. */
+export interface Caller {
+  keyId: string;
+  workspaceId: string;
+  kind: KeyKind;
+}
+
+type Parameters<K extends OperationId> = operations[K]['parameters'];
+type JsonContent<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
+
+export interface OperationRequest<K extends OperationId> {
+  path: Parameters<K>['path'];
+  /** Validated against the spec, with the spec's defaults filled in. */
+  query: Parameters<K>['query'];
+  /** The header parameters the operation declares, under their names in the spec. */
+  headers: Parameters<K>['header'];
+  body: JsonContent<operations[K]['requestBody']>;
+  caller: Caller;
+}
+
+type SuccessStatus = 200 | 201 | 202 | 203;
+type Responses<K extends OperationId> = operations[K]['responses'];
+
+/** One of the operation's 2xx responses: its status, its body and the headers the handler sets. */
+export type OperationResult<K extends OperationId> = {
+  [S in Extract<keyof Responses<K>, SuccessStatus>]: { status: S; body: JsonContent<Responses<K>[S]>; headers?: Record<string, string> };
+}[Extract<keyof Responses<K>, SuccessStatus>];
+
+/** What the handlers need, injected by createApp. */
+export interface OperationDeps {
+  store: Store;
+  clock: Clock;
+  destinationTypes: ReadonlyMap<DestinationType, DestinationTypeRules>;
+}
+
+export type Handler<K extends OperationId> = (request: OperationRequest<K>, deps: OperationDeps) => Promise<OperationResult<K>>;
+
+/** One handler per operation of the spec, and nothing else. */
+export type OperationHandlers = { [K in OperationId]: Handler<K> };
