@@ -6,16 +6,42 @@ import { readFileSync } from 'node:fs';
 import { parseSpecYaml } from '../server/spec.js';
 import { compareSpecs, majorVersion } from './spec-compare.js';
 
+// Exit codes: 0 nothing breaks, 1 a breaking change without a new major version, 2 cannot compare.
+const git = (args: string[]) => execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
 const ref = process.argv[2] ?? 'HEAD~1';
+
+function cannotCompare(why: string): never {
+  console.error(`spec:diff: ${why}`);
+  process.exit(2);
+}
+
+try {
+  git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+} catch {
+  cannotCompare(`${JSON.stringify(ref)} is not a commit of this repository (a branch, a tag, HEAD~1...)`);
+}
 let baseText: string;
 try {
-  baseText = execFileSync('git', ['show', `${ref}:openapi.yaml`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  baseText = git(['show', `${ref}:openapi.yaml`]);
 } catch {
-  console.log(`spec:diff: no openapi.yaml at ${ref} (first commit, or history not fetched): nothing to compare.`);
+  console.log(`spec:diff: ${ref} has no openapi.yaml: nothing to compare.`);
   process.exit(0);
 }
-const before = parseSpecYaml(baseText) as Record<string, unknown>;
-const after = parseSpecYaml(readFileSync('openapi.yaml', 'utf8')) as Record<string, unknown>;
+function parse(text: string, where: string): Record<string, unknown> {
+  try {
+    return parseSpecYaml(text) as Record<string, unknown>;
+  } catch (err) {
+    return cannotCompare(`openapi.yaml ${where} is not valid YAML: ${(err as { reason?: string }).reason ?? (err as Error).message}`);
+  }
+}
+const before = parse(baseText, `at ${ref}`);
+let afterText = '';
+try {
+  afterText = readFileSync('openapi.yaml', 'utf8');
+} catch (err) {
+  cannotCompare(`cannot read openapi.yaml: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+}
+const after = parse(afterText, 'in the working copy');
 const changes = await compareSpecs(before, after);
 const breaking = changes.filter((c) => c.breaking);
 for (const change of changes) console.log(`${change.breaking ? 'BREAKING  ' : 'compatible'}  ${change.where}: ${change.what}`);

@@ -1,7 +1,8 @@
 // Provisioning against DATABASE_URL: `npm run cli -- <command> [options]`. Every command prints
 // one JSON object on stdout. Raw keys are printed once, at creation, and never stored.
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from './config.js';
+import { loadConfig } from './config.js';
+import { describeFailure } from './failure.js';
 import { seedDemo } from './demo.js';
 import { loadDestinationTypeRules, type ConfigValues } from './domain/destination-types.js';
 import { FieldValidationError } from './domain/field-errors.js';
@@ -9,7 +10,7 @@ import { createSecretBox } from './domain/secrets.js';
 import { systemClock } from './domain/time.js';
 import type { KeyKind } from './operations/types.js';
 import { addPresetVersion, createDestination, createKey, type NewKeyInput, recordUsage } from './provisioning.js';
-import { ContractError, loadSpec, nodeAt, type OpenApiDocument } from './spec.js';
+import { loadSpec, nodeAt, type OpenApiDocument } from './spec.js';
 import { openStore, type Store } from './store/index.js';
 
 /** The help text; the enums it lists are the spec's own. */
@@ -184,7 +185,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     spec = loadSpec();
   } catch (err) {
-    console.error(err instanceof ContractError ? `Contract error: ${err.message}` : err);
+    console.error(describeFailure(err));
     return 1;
   }
   const USAGE = usage(spec);
@@ -200,14 +201,14 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return command === undefined && !parsed.values.help ? 2 : 0;
   }
-  let config;
+  let store: Store;
   try {
-    config = loadConfig(process.env, (message) => console.error(message));
+    const config = loadConfig(process.env, (message) => console.error(message));
+    store = await openStore(config.databaseUrl, createSecretBox(config.secretsKey, config.previousSecretsKeys));
   } catch (err) {
-    console.error(err instanceof ConfigError ? `Configuration error: ${err.message}` : err);
+    console.error(describeFailure(err));
     return 1;
   }
-  const store = await openStore(config.databaseUrl, createSecretBox(config.secretsKey, config.previousSecretsKeys));
   try {
     const result = await run(command, parsed.values, store, spec);
     console.log(JSON.stringify(result, null, parsed.values.json || command !== 'seed' ? undefined : 2));
@@ -221,7 +222,8 @@ async function main(argv: string[]): Promise<number> {
       console.error(`invalid input: ${err.message}`);
       return 1;
     }
-    console.error(`error: ${(err as Error).message}`);
+    // Provisioning says what is wrong with the input in its own words.
+    console.error(describeFailure(err, (message) => `error: ${message}`));
     return 1;
   } finally {
     await store.close();

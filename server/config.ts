@@ -2,6 +2,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
+import { parseDatabaseUrl } from './store/database.js';
 
 export interface Config {
   databaseUrl: string;
@@ -71,8 +72,17 @@ function resolveSecretsKey(env: NodeJS.ProcessEnv, databaseUrl: string, warn: (m
   return decodeSecretsKey(readFileSync(keyFile, 'utf8'), keyFile);
 }
 
+function checkDatabaseUrl(url: string): string {
+  try {
+    parseDatabaseUrl(url);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
+  return url;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, warn: (message: string) => void = console.warn): Config {
-  const databaseUrl = env.DATABASE_URL || DEFAULT_DATABASE_URL;
+  const databaseUrl = checkDatabaseUrl(env.DATABASE_URL || DEFAULT_DATABASE_URL);
   const nodeEnv = env.NODE_ENV || 'development';
   return {
     databaseUrl,

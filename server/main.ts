@@ -2,12 +2,13 @@
 // an empty database, warm the validator, listen, and drain on SIGTERM.
 import pino from 'pino';
 import { createApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { loadConfig } from './config.js';
 import { seedDemo, type DemoSeed } from './demo.js';
 import { loadDestinationTypeRules } from './domain/destination-types.js';
 import { createSecretBox } from './domain/secrets.js';
 import { systemClock } from './domain/time.js';
-import { ContractError, loadSpec, type OpenApiDocument } from './spec.js';
+import { describeFailure } from './failure.js';
+import { loadSpec, type OpenApiDocument } from './spec.js';
 import { operationPath } from './http/spec-operations.js';
 import type { operations } from '../generated/api.js';
 import { openStore } from './store/index.js';
@@ -102,8 +103,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof ConfigError) console.error(`Configuration error: ${err.message}`);
-  else if (err instanceof ContractError) console.error(`Contract error: ${err.message}`);
-  else console.error(err);
+  console.error(describeFailure(err));
+  if (process.env.LOG_LEVEL === 'debug') console.error(err);
   process.exit(1);
 });

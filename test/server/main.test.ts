@@ -1,5 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { copyFileSync, cpSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -106,6 +108,14 @@ describe('npm start with a spec that the handlers do not match', () => {
     ]);
   });
 
+  it('stops with one line saying where openapi.yaml is not valid YAML', async () => {
+    const dir = projectWithSpec(() => undefined);
+    writeFileSync(join(dir, 'openapi.yaml'), 'openapi: 3.1.0\npaths:\n  /keys: [unclosed\n');
+    const { code, stderr } = await startIn(dir);
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n')).toEqual([expect.stringMatching(/^Contract error: .*openapi\.yaml is not valid YAML: .+ \(line \d+, column \d+\)$/)]);
+  });
+
   it('stops with one line naming a handler that has no operation', async () => {
     const dir = projectWithSpec((copy) => {
       delete copy.paths['/presets/{slug}/versions'];
@@ -113,5 +123,40 @@ describe('npm start with a spec that the handlers do not match', () => {
     const { code, stderr } = await startIn(dir);
     expect(code).toBe(1);
     expect(stderr.trim().split('\n')).toEqual(['Contract error: openapi.yaml and server/operations do not match: handler listPresetVersions has no operation in openapi.yaml']);
+  });
+});
+
+describe('npm start, for errors a user can cause', () => {
+  async function startWith(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+    const child = spawnEntry('dist/server/main.js', [], { PORT: '0', HOST: '127.0.0.1', SECRETS_KEY: Buffer.alloc(32, 1).toString('base64'), ...env });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    return { code, stderr };
+  }
+
+  it('says in one line that the port is busy', async () => {
+    const busy = createServer().listen(0, '127.0.0.1');
+    await once(busy, 'listening');
+    try {
+      const { port } = busy.address() as AddressInfo;
+      const { code, stderr } = await startWith({ PORT: String(port), DATABASE_URL: 'sqlite::memory:' });
+      expect(code).toBe(1);
+      expect(stderr.trim().split('\n')).toEqual([`Cannot listen on 127.0.0.1:${port}: the address is already in use. Stop what uses it, or set PORT to a free port.`]);
+    } finally {
+      busy.close();
+    }
+  });
+
+  it('says in one line that DATABASE_URL is not one it knows', async () => {
+    const { code, stderr } = await startWith({ DATABASE_URL: 'mysql://localhost/api' });
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n')).toEqual(['Configuration error: DATABASE_URL must start with sqlite: or postgres:// (got mysql:)']);
+  });
+
+  it('says in one line that the database cannot be reached', async () => {
+    const { code, stderr } = await startWith({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/api' });
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n')).toEqual([expect.stringMatching(/^Cannot reach the database of DATABASE_URL: .*ECONNREFUSED/)]);
   });
 });
