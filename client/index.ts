@@ -51,8 +51,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const raw = createClient<paths>({
     baseUrl: options.baseUrl,
     fetch: createRetryingFetch(baseFetch, { ...(options.retry && { retry: options.retry }), ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }) }),
-    // Sent with every request as base headers rather than set by a middleware: a middleware costs
-    // a pass over the request on every call.
+    // Base headers rather than a middleware: no pass over every request.
     headers: { ...options.headers, Authorization: `Bearer ${options.apiKey}` },
   });
 

@@ -4,8 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { docsDir as outputDir } from '../server/docs.js';
-import { projectRoot as root } from '../server/project-root.js';
+import { docsDir as outputDir, projectRoot as root } from '../server/project-root.js';
 
 const outputFile = join(outputDir, 'index.html');
 const require = createRequire(import.meta.url);

@@ -3,13 +3,13 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config.js';
 import { describeFailure } from './failure.js';
-import { seedDemo } from './demo.js';
-import { loadDestinationTypeRules, type ConfigValues } from './domain/destination-types.js';
+import { seedDemo } from './provisioning/demo.js';
+import { loadDestinationTypeRules, type ConfigValues } from './domain/destination-config-rules.js';
 import { FieldValidationError } from './domain/field-errors.js';
 import { createSecretBox } from './domain/secrets.js';
 import { systemClock } from './domain/time.js';
-import type { KeyKind } from './operations/types.js';
-import { addPresetVersion, createDestination, createKey, type NewKeyInput, recordUsage } from './provisioning.js';
+import type { KeyKind } from './domain/api-keys.js';
+import { addPresetVersion, createDestination, createKey, type NewKeyInput, recordUsage } from './provisioning/index.js';
 import { loadSpec, nodeAt, type OpenApiDocument } from './spec.js';
 import { openStore, type Store } from './store/index.js';
 

@@ -3,20 +3,19 @@
 import pino from 'pino';
 import { createApp } from './app.js';
 import { loadConfig } from './config.js';
-import { seedDemo, type DemoSeed } from './demo.js';
-import { loadDestinationTypeRules } from './domain/destination-types.js';
+import { seedDemo, type DemoSeed } from './provisioning/demo.js';
+import { loadDestinationTypeRules } from './domain/destination-config-rules.js';
 import { createSecretBox } from './domain/secrets.js';
 import { systemClock } from './domain/time.js';
 import { describeFailure } from './failure.js';
-import { loadSpec, type OpenApiDocument } from './spec.js';
-import { operationPath } from './http/spec-operations.js';
+import { loadSpec, type OpenApiDocument, operationPath } from './spec.js';
 import type { operations } from '../generated/api.js';
 import { openStore } from './store/index.js';
-import { listen } from './http-server.js';
+import { listen } from './http/http-server.js';
 import { bindOperations } from './operations/bind.js';
 import { operationHandlers } from './operations/index.js';
-import { connectRedisRateLimitStore } from './rate-limit.js';
-import { warmUp } from './warm-up.js';
+import { connectRedisRateLimitStore } from './http/rate-limit.js';
+import { warmUp } from './http/warm-up.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 

@@ -12,3 +12,6 @@ function findProjectRoot(from: string): string {
 }
 
 export const projectRoot = findProjectRoot(dirname(fileURLToPath(import.meta.url)));
+
+/** Where `npm run docs` builds the published docs, and where the server serves them from. */
+export const docsDir = join(projectRoot, 'dist', 'docs');

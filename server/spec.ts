@@ -42,10 +42,7 @@ export interface OpenApiDocument {
   security?: Record<string, string[]>[];
 }
 
-/**
- * YAML 1.2's core schema: plain scalars are strings, numbers, booleans and null, never dates.
- * js-yaml parses the contract in a fifth of the time the `yaml` package took, which start-up felt.
- */
+/** YAML 1.2's core schema: plain scalars are strings, numbers, booleans and null, never dates. */
 export function parseSpecYaml(text: string): unknown {
   return yaml.load(text, { schema: yaml.CORE_SCHEMA });
 }
@@ -68,6 +65,11 @@ export function loadSpec(path: string = specPath): OpenApiDocument {
     const { reason, mark } = err as { reason?: string; mark?: { line: number; column: number } };
     throw new ContractError(`${path} is not valid YAML: ${reason ?? (err as Error).message}${mark ? ` (line ${mark.line + 1}, column ${mark.column + 1})` : ''}`);
   }
+}
+
+/** One segment of a JSON pointer, escaped: `/keys/{hash}` is `~1keys~1{hash}`. */
+export function escapePointer(segment: string): string {
+  return segment.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
 /** The node at a JSON pointer (`#/components/schemas/Uuid`) of the document; undefined when there is none. */
@@ -104,4 +106,38 @@ export function compileComponent(ajv: Ajv2020, name: string): ValidateFunction {
   const validate = ajv.getSchema(`${SPEC_SCHEMA_ID}#/components/schemas/${name}`);
   if (!validate) throw new Error(`no schema components/schemas/${name} in openapi.yaml`);
   return validate;
+}
+
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+export interface SpecOperation {
+  method: (typeof HTTP_METHODS)[number];
+  /** The path template as the spec writes it, `/keys/{hash}`. */
+  template: string;
+  operation: OpenApiOperation;
+}
+
+/** Every operation of the spec, in the spec's order. */
+export function specOperations(spec: OpenApiDocument): SpecOperation[] {
+  return Object.entries(spec.paths).flatMap(([template, item]) =>
+    HTTP_METHODS.flatMap((method) => {
+      const operation = item[method];
+      return operation ? [{ method, template, operation }] : [];
+    }),
+  );
+}
+
+/** The path part of each server URL of the spec (`/api/v1`), where the operations are served. */
+export function apiBasePaths(spec: OpenApiDocument): string[] {
+  const urls = (spec.servers ?? []).map((server) => server.url);
+  const paths = (urls.length > 0 ? urls : ['/']).map((url) => new URL(url, 'http://server.invalid').pathname.replace(/\/+$/, ''));
+  return [...new Set(paths)];
+}
+
+/** The path of an operation of the spec under its first server URL, its path parameters filled in. */
+export function operationPath(spec: OpenApiDocument, operationId: string, parameters: Record<string, string>): string {
+  const found = specOperations(spec).find((entry) => entry.operation.operationId === operationId);
+  if (!found) throw new Error(`openapi.yaml has no operation ${operationId}`);
+  const [basePath = ''] = apiBasePaths(spec);
+  return basePath + found.template.replace(/\{([^}]+)\}/g, (_match, name: string) => encodeURIComponent(parameters[name] ?? ''));
 }

@@ -2,9 +2,9 @@
 // what serving takes. Prints what the harness needs as one JSON line.
 // Usage: seed.ts <database-url> <big-count>, with BENCH_SECRETS_KEY (hex, 32 bytes) set.
 import { createSecretBox } from '../../server/domain/secrets.js';
-import { loadDestinationTypeRules } from '../../server/domain/destination-types.js';
+import { loadDestinationTypeRules } from '../../server/domain/destination-config-rules.js';
 import { utcDay } from '../../server/domain/time.js';
-import { addPresetVersion, createDestination, createKey } from '../../server/provisioning.js';
+import { addPresetVersion, createDestination, createKey } from '../../server/provisioning/index.js';
 import { loadSpec } from '../../server/spec.js';
 import { openStore } from '../../server/store/index.js';
 import { bulkPresetVersions, bulkUsage } from './bulk-seed.js';

@@ -7,10 +7,10 @@ import pino from 'pino';
 import { createApp } from '../../server/app.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { systemClock } from '../../server/domain/time.js';
-import { UNREACHABLE_RATE_LIMIT } from '../../server/rate-limit.js';
+import { UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
 import { loadSpec } from '../../server/spec.js';
 import { openStore } from '../../server/store/index.js';
-import { warmUp } from '../../server/warm-up.js';
+import { warmUp } from '../../server/http/warm-up.js';
 
 const [databaseUrl = ''] = process.argv.slice(2);
 const spec = loadSpec();

@@ -5,10 +5,6 @@ export type Clock = () => Date;
 
 export const systemClock: Clock = () => new Date();
 
-export function toIso(date: Date): string {
-  return date.toISOString();
-}
-
 export function utcDay(date: Date): string {
   return date.toISOString().slice(0, 10);
 }

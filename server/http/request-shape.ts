@@ -8,8 +8,8 @@
 // every failing field (see `pendingFieldErrors`).
 import express, { type Request, type RequestHandler } from 'express';
 import { type FieldError, FieldValidationError } from '../domain/field-errors.js';
-import type { OpenApiDocument, OpenApiOperation } from '../spec.js';
-import { operationMatcher, specOperations } from './spec-operations.js';
+import { type OpenApiDocument, type OpenApiOperation, specOperations } from '../spec.js';
+import { operationMatcher } from './operation-matcher.js';
 
 const INTEGER_LITERAL = /^-?\d+$/;
 

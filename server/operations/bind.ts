@@ -2,9 +2,9 @@
 // mounting it takes: the Express route of its path template, the key kinds its security
 // requirement accepts, the header parameters it declares. Any mismatch between the spec and the
 // handlers is a ContractError naming every operationId concerned, on one line.
-import { ContractError, type JsonObject, type OpenApiDocument, type OpenApiOperation } from '../spec.js';
-import { type SpecOperation, specOperations } from '../http/spec-operations.js';
-import type { KeyKind, OperationDeps } from './types.js';
+import { ContractError, type JsonObject, type OpenApiDocument, type OpenApiOperation, type SpecOperation, specOperations } from '../spec.js';
+import type { KeyKind } from '../domain/api-keys.js';
+import type { OperationDeps } from './types.js';
 
 /** A handler of some operation; its request type is checked where the table is written (index.ts). */
 export type AnyHandler = (request: never, deps: OperationDeps) => Promise<unknown>;

@@ -1,19 +1,12 @@
 // What a handler of an operation of openapi.yaml receives and returns, typed from the generated
 // `operations`: a handler cannot read a parameter or return a body that the contract lacks.
-import type { components, operations } from '../../generated/api.js';
-import type { DestinationType, DestinationTypeRules } from '../domain/destination-types.js';
+import type { operations } from '../../generated/api.js';
+import type { Caller } from '../domain/api-keys.js';
+import type { DestinationType, DestinationTypeRules } from '../domain/destination-config-rules.js';
 import type { Clock } from '../domain/time.js';
 import type { Store } from '../store/index.js';
 
 export type OperationId = keyof operations;
-export type KeyKind = components['schemas']['KeyKind'];
-
-/** The key a request was authenticated with. */
-export interface Caller {
-  keyId: string;
-  workspaceId: string;
-  kind: KeyKind;
-}
 
 type Parameters<K extends OperationId> = operations[K]['parameters'];
 type JsonContent<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;

@@ -1,22 +1,16 @@
 // updateObservabilityDestination: a partial update of a destination of the caller's workspace,
 // conditional on If-Match when given.
 import type { components } from '../../generated/api.js';
-import { applyDestinationPatch } from '../domain/destination-patch.js';
-import type { DestinationType, DestinationTypeRules } from '../domain/destination-types.js';
-import { destinationEtag, ifMatchSatisfied } from '../domain/etag.js';
+import { configRulesOf, type DestinationTypeRules } from '../domain/destination-config-rules.js';
+import type { StoredDestination } from '../domain/destination-update.js';
+import { destinationEtag } from '../domain/etag.js';
 import { maskConfig } from '../domain/masking.js';
-import { ApiError } from '../errors.js';
-import type { StoredDestination } from '../store/destinations.js';
+import { HttpError } from '../http/errors.js';
 import type { Handler } from './types.js';
 
 type Destination = components['schemas']['ObservabilityDestination'];
 
-function rulesOf(destinationTypes: ReadonlyMap<DestinationType, DestinationTypeRules>, destination: StoredDestination): DestinationTypeRules {
-  const rules = destinationTypes.get(destination.type);
-  if (!rules) throw new Error(`no config rules for destination type ${destination.type}`);
-  return rules;
-}
-
+/** The destination as the API shows it: every secret masked. */
 function toApiDestination(destination: StoredDestination, rules: DestinationTypeRules): Destination {
   const { state } = destination;
   return {
@@ -39,16 +33,13 @@ export const updateObservabilityDestination: Handler<'updateObservabilityDestina
   { path, headers, body, caller },
   { store, clock, destinationTypes },
 ) => {
-  const ifMatch = headers?.['If-Match'];
-  const outcome = await store.destinations.update(caller.workspaceId, path.id, clock(), (current) => {
-    if (ifMatch !== undefined && !ifMatchSatisfied(ifMatch, destinationEtag(current.revision))) return { result: 'stale' as const };
-    const { next, changed } = applyDestinationPatch(current.state, body, rulesOf(destinationTypes, current));
-    return changed ? { result: 'applied' as const, next } : { result: 'applied' as const };
-  });
-  if (!outcome) throw new ApiError(404, 'No observability destination with this id in your workspace.');
-  const etag = destinationEtag(outcome.destination.revision);
-  if (outcome.result === 'stale') {
-    throw new ApiError(412, 'The destination has changed since it was read (If-Match does not match its ETag).', null, { ETag: etag });
+  const rulesOf = (type: StoredDestination['type']) => configRulesOf(destinationTypes, type);
+  const updated = await store.destinations.update(caller.workspaceId, path.id, clock(), { ifMatch: headers?.['If-Match'], changes: body }, rulesOf);
+  if (!updated) throw new HttpError(404, 'No observability destination with this id in your workspace.');
+  const { outcome, destination } = updated;
+  const etag = destinationEtag(destination.revision);
+  if (outcome === 'stale') {
+    throw new HttpError(412, 'The destination has changed since it was read (If-Match does not match its ETag).', null, { ETag: etag });
   }
-  return { status: 200, body: { data: toApiDestination(outcome.destination, rulesOf(destinationTypes, outcome.destination)) }, headers: { ETag: etag } };
+  return { status: 200, body: { data: toApiDestination(destination, rulesOf(destination.type)) }, headers: { ETag: etag } };
 };

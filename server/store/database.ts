@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type LogConfig } from 'kysely';
-import type { Database } from './schema.js';
+import type { Database } from './tables.js';
 import { kyselyDriver, type BoundQuery, type QueryDriver } from './prepared.js';
 import { SqliteBooleanPlugin, toSqliteValue } from './sqlite-boolean-plugin.js';
 
@@ -116,8 +116,8 @@ function sqliteDriver(
 const STATEMENT_CACHE_SIZE = 256;
 
 /**
- * Kysely prepares every query anew, and preparing is the largest cost of a small query on
- * better-sqlite3. The server runs a small fixed set of queries, so their statements are kept,
+ * Kysely prepares every query anew, and on better-sqlite3 preparing costs more than running a
+ * small query. The server runs a small fixed set of queries, so their statements are kept,
  * the least recently used dropped first past a bound. A statement's row mode is its own state:
  * a query read as arrays has a statement of its own.
  */

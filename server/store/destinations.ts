@@ -1,30 +1,31 @@
+// Observability destinations. Reads return domain models (config decrypted, JSON columns parsed,
+// booleans as booleans); a PATCH reads, decides (domain/destination-update.ts) and writes in one
+// transaction.
 import { randomUUID } from 'node:crypto';
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { DestinationState } from '../domain/destination-patch.js';
-import type { ConfigValues, DestinationType } from '../domain/destination-types.js';
+import type { ConfigValues, DestinationType, DestinationTypeRules } from '../domain/destination-config-rules.js';
+import {
+  type DestinationState,
+  type DestinationUpdateRequest,
+  decideDestinationUpdate,
+  type StoredDestination,
+  type UpdateDecision,
+} from '../domain/destination-update.js';
 import type { SecretBox } from '../domain/secrets.js';
 import { preparedQuery, type QueryDriver } from './prepared.js';
-import type { Database, DestinationsTable } from './schema.js';
+import type { Database, DestinationsTable } from './tables.js';
 
 type DestinationRow = Selectable<DestinationsTable>;
 type DestinationColumns = Required<Pick<Insertable<DestinationsTable>, 'name' | 'enabled' | 'privacy_mode' | 'sampling_rate' | 'api_key_hashes' | 'filter_rules' | 'config_sealed'>>;
 
-/** A destination as the rest of the server sees it: config decrypted, JSON columns parsed. */
-export interface StoredDestination {
-  id: string;
-  workspace_id: string;
-  type: DestinationType;
-  revision: number;
-  created_at: string;
-  updated_at: string;
-  state: DestinationState;
-}
-
 export type NewDestination = { workspace_id: string; type: DestinationType } & Pick<DestinationState, 'name' | 'config'> &
   Partial<Omit<DestinationState, 'name' | 'config'>>;
 
-/** What an update decides after reading the current destination: nothing to write, or the new state. */
-export type DestinationDecision<T> = { result: T; next?: DestinationState };
+/** What became of an update, and the destination after it. */
+export interface UpdateOutcome {
+  outcome: UpdateDecision['outcome'];
+  destination: StoredDestination;
+}
 
 function parseJson<T>(text: string | null): T | null {
   return text === null ? null : (JSON.parse(text) as T);
@@ -142,27 +143,28 @@ export function destinationStore(db: Kysely<Database>, driver: QueryDriver, secr
     },
 
     /**
-     * Reads a destination and writes the state that `decide` computes from it, in one
-     * transaction, so that concurrent updates of different fields never lose one another.
-     * A write bumps the revision and `updated_at`. Undefined when the destination is not in the
-     * workspace; an error thrown by `decide` writes nothing.
+     * Reads a destination, decides the update (domain/destination-update.ts) and writes what is
+     * decided, in one transaction, so that concurrent updates of different fields never lose one
+     * another. A change bumps the revision and `updated_at`. Undefined when the destination is not
+     * in the workspace; a FieldValidationError of the decision writes nothing.
      */
-    async update<T>(
+    async update(
       workspaceId: string,
       id: string,
       now: Date,
-      decide: (current: StoredDestination) => DestinationDecision<T>,
-    ): Promise<{ destination: StoredDestination; result: T } | undefined> {
-      return driver.readModifyWrite(readForUpdate.bind({ workspaceId, id }), (row) => {
+      request: DestinationUpdateRequest,
+      rulesOf: (type: DestinationType) => DestinationTypeRules,
+    ): Promise<UpdateOutcome | undefined> {
+      return driver.readModifyWrite<DestinationRow, UpdateOutcome | undefined>(readForUpdate.bind({ workspaceId, id }), (row) => {
         if (!row) return { result: undefined };
         const current = fromRow(row);
-        const { result, next } = decide(current);
-        if (next === undefined) return { result: { destination: current, result } };
+        const decision = decideDestinationUpdate(current, request, rulesOf(current.type));
+        if (decision.outcome !== 'changed') return { result: { outcome: decision.outcome, destination: current } };
         const changed = { revision: current.revision + 1, updated_at: now.toISOString() };
-        // What was written is `next`: no need to read it back and decrypt it again.
+        // What was written is the decided state: no need to read it back and decrypt it again.
         return {
-          result: { destination: { ...current, ...changed, state: next }, result },
-          write: write.bind({ ...toColumns(next), id, ...changed }),
+          result: { outcome: decision.outcome, destination: { ...current, ...changed, state: decision.next } },
+          write: write.bind({ ...toColumns(decision.next), id, ...changed }),
         };
       });
     },

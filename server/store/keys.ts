@@ -1,18 +1,17 @@
+// API keys and their usage. Reads return domain models (booleans as booleans, the API's names);
+// the SQL of the request path is compiled once (prepared.ts).
 import { randomUUID } from 'node:crypto';
-import type { components } from '../../generated/api.js';
-import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
-import { utcDay, type UsageWindows } from '../domain/time.js';
+import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
+import type { KeyCredentials, StoredApiKey } from '../domain/api-keys.js';
+import { type UsageWindows, utcDay } from '../domain/time.js';
 import { preparedQuery, type QueryDriver } from './prepared.js';
-import type { ApiKeysTable, Database } from './schema.js';
+import type { ApiKeysTable, Database } from './tables.js';
 
-export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type NewApiKey = Omit<Insertable<ApiKeysTable>, 'id' | 'usage_total' | 'byok_usage_total' | 'created_at' | 'updated_at'>;
 
-/** A key's usage in its current UTC day, week and month, as the API names the figures. */
-export type KeyWindowUsage = Pick<
-  components['schemas']['ApiKey'],
-  'usage_daily' | 'usage_weekly' | 'usage_monthly' | 'byok_usage_daily' | 'byok_usage_weekly' | 'byok_usage_monthly'
->;
+function credentials(row: Selectable<ApiKeysTable>): KeyCredentials {
+  return { id: row.id, workspace_id: row.workspace_id, kind: row.kind, disabled: Boolean(row.disabled), expires_at: row.expires_at };
+}
 
 export function keyStore(db: Kysely<Database>, driver: QueryDriver) {
   const byHash = preparedQuery(driver, (a: { hash: string }) => db.selectFrom('api_keys').selectAll().where('hash', '=', a.hash));
@@ -38,35 +37,49 @@ export function keyStore(db: Kysely<Database>, driver: QueryDriver) {
   );
 
   return {
-    async create(key: NewApiKey, now: Date): Promise<ApiKeyRow> {
-      return db
+    async create(key: NewApiKey, now: Date): Promise<KeyCredentials & { hash: string }> {
+      const row = await db
         .insertInto('api_keys')
         .values({ id: randomUUID(), ...key, usage_total: 0, byok_usage_total: 0, created_at: now.toISOString(), updated_at: null })
         .returningAll()
         .executeTakeFirstOrThrow();
+      return { ...credentials(row), hash: row.hash };
     },
 
     /** The key that a bearer token hashes to, whatever its workspace. */
-    async findByHash(hash: string): Promise<ApiKeyRow | undefined> {
-      return (await byHash({ hash }))[0];
+    async findByHash(hash: string): Promise<KeyCredentials | undefined> {
+      const [row] = await byHash({ hash });
+      return row && credentials(row);
     },
 
     /** A key of the workspace with its usage in the given windows; undefined when the workspace has no such key. */
-    async findInWorkspaceWithUsage(workspaceId: string, hash: string, windows: UsageWindows): Promise<{ key: ApiKeyRow; usage: KeyWindowUsage } | undefined> {
+    async findInWorkspaceWithUsage(workspaceId: string, hash: string, windows: UsageWindows): Promise<StoredApiKey | undefined> {
       const from = windows.weekStart < windows.monthStart ? windows.weekStart : windows.monthStart;
       const [row] = await withUsage({ workspaceId, hash, from, ...windows });
       if (!row) return undefined;
-      const { usage_daily, usage_weekly, usage_monthly, byok_usage_daily, byok_usage_weekly, byok_usage_monthly, ...key } = row;
       // PostgreSQL sums come back as strings.
-      const usage = {
-        usage_daily: Number(usage_daily),
-        usage_weekly: Number(usage_weekly),
-        usage_monthly: Number(usage_monthly),
-        byok_usage_daily: Number(byok_usage_daily),
-        byok_usage_weekly: Number(byok_usage_weekly),
-        byok_usage_monthly: Number(byok_usage_monthly),
+      return {
+        hash: row.hash,
+        name: row.name,
+        label: row.label,
+        disabled: Boolean(row.disabled),
+        limit: row.spend_limit,
+        limit_reset: row.limit_reset,
+        include_byok_in_limit: Boolean(row.include_byok_in_limit),
+        usage: row.usage_total,
+        usage_daily: Number(row.usage_daily),
+        usage_weekly: Number(row.usage_weekly),
+        usage_monthly: Number(row.usage_monthly),
+        byok_usage: row.byok_usage_total,
+        byok_usage_daily: Number(row.byok_usage_daily),
+        byok_usage_weekly: Number(row.byok_usage_weekly),
+        byok_usage_monthly: Number(row.byok_usage_monthly),
+        created_at: row.created_at,
+        updated_at: row.updated_at,
+        expires_at: row.expires_at,
+        creator_user_id: row.creator_user_id,
+        workspace_id: row.workspace_id,
       };
-      return { key, usage };
     },
 
     async setDisabled(hash: string, disabled: boolean, now: Date): Promise<boolean> {

@@ -1,8 +1,8 @@
 // Queries on the request path, written once with Kysely and compiled once, then run with each
 // call's arguments straight on the driver: no query building, compiling, plugin passes or
-// connection queue per call. Profiling showed those costing more than the SQLite reads themselves.
+// connection queue per call.
 import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
-import type { Database } from './schema.js';
+import type { Database } from './tables.js';
 
 /** SQL compiled once, with one call's parameters; `Row` is what it returns. */
 export interface BoundQuery<Row = unknown> {

@@ -1,15 +1,13 @@
+// Presets and their versions. Reads return domain models (a version's config parsed).
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { NewPresetVersion, Preset, PresetVersion } from '../domain/presets.js';
 import { preparedQuery, type QueryDriver } from './prepared.js';
-import type { Database, PresetsTable, PresetVersionsTable } from './schema.js';
-
-export type PresetRow = Selectable<PresetsTable>;
-export type PresetVersionRow = Selectable<PresetVersionsTable>;
-export type NewPresetVersion = Pick<PresetVersionsTable, 'config' | 'system_prompt' | 'creator_id'>;
+import type { Database } from './tables.js';
 
 export function presetStore(db: Kysely<Database>, driver: QueryDriver) {
   const bySlug = preparedQuery(driver, (a: { workspaceId: string; slug: string }) =>
-    db.selectFrom('presets').selectAll().where('workspace_id', '=', a.workspaceId).where('slug', '=', a.slug),
+    db.selectFrom('presets').select(['id', 'slug', 'version_count']).where('workspace_id', '=', a.workspaceId).where('slug', '=', a.slug),
   );
   // A page is the largest read here: its rows come as arrays, and preset_id, the same for all, stays out.
   const page = preparedQuery(
@@ -27,7 +25,7 @@ export function presetStore(db: Kysely<Database>, driver: QueryDriver) {
   type PageColumns = [string, number, string, string | null, string, string, string];
 
   return {
-    async findBySlug(workspaceId: string, slug: string): Promise<PresetRow | undefined> {
+    async findBySlug(workspaceId: string, slug: string): Promise<Preset | undefined> {
       return (await bySlug({ workspaceId, slug }))[0];
     },
 
@@ -35,15 +33,15 @@ export function presetStore(db: Kysely<Database>, driver: QueryDriver) {
      * One page, in version order. Versions are numbered 1..version_count with no gap, so skipping
      * `offset` versions is an index seek to `version > offset`, whatever the offset.
      */
-    async pageOfVersions(presetId: string, offset: number, limit: number): Promise<PresetVersionRow[]> {
+    async pageOfVersions(presetId: string, offset: number, limit: number): Promise<PresetVersion[]> {
       return (await page({ presetId, offset, limit })).map((columns) => {
         const [id, version, config, system_prompt, creator_id, created_at, updated_at] = columns as PageColumns;
-        return { id, preset_id: presetId, version, config, system_prompt, creator_id, created_at, updated_at };
+        return { id, preset_id: presetId, version, config: JSON.parse(config) as PresetVersion['config'], system_prompt, creator_id, created_at, updated_at };
       });
     },
 
     /** Adds the next version of the preset (creating the preset on its first version). */
-    async addVersion(workspaceId: string, slug: string, version: NewPresetVersion, now: Date, presetName = slug): Promise<PresetVersionRow> {
+    async addVersion(workspaceId: string, slug: string, version: NewPresetVersion, now: Date, presetName = slug): Promise<PresetVersion> {
       return db.transaction().execute(async (trx) => {
         const at = now.toISOString();
         await trx
@@ -58,9 +56,12 @@ export function presetStore(db: Kysely<Database>, driver: QueryDriver) {
           .where('slug', '=', slug)
           .returning(['id', 'version_count'])
           .executeTakeFirstOrThrow();
-        const row: PresetVersionRow = { id: randomUUID(), preset_id: preset.id, version: preset.version_count, ...version, created_at: at, updated_at: at };
-        await trx.insertInto('preset_versions').values(row).execute();
-        return row;
+        const added: PresetVersion = { id: randomUUID(), preset_id: preset.id, version: preset.version_count, ...version, created_at: at, updated_at: at };
+        await trx
+          .insertInto('preset_versions')
+          .values({ ...added, config: JSON.stringify(added.config) })
+          .execute();
+        return added;
       });
     },
   };

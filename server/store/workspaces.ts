@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database, WorkspacesTable } from './schema.js';
+import type { Database, WorkspacesTable } from './tables.js';
 
 export function workspaceStore(db: Kysely<Database>) {
   return {

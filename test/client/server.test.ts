@@ -1,7 +1,7 @@
 // The client against the real server: in-process, on an ephemeral port, over real sockets.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createApiClient, retryAfterMs } from '../../client/index.js';
-import { addPresetVersion, createDestination } from '../../server/provisioning.js';
+import { addPresetVersion, createDestination } from '../../server/provisioning/index.js';
 import type { Store } from '../../server/store/index.js';
 import { createWorkspace, destinationTypes, startTestServer, type TestServer, type Workspace } from '../support/server.js';
 import { describeClientContract, type ContractTarget } from './contract-suite.js';

@@ -2,7 +2,7 @@
 // --errors`): an independent check of every request and response against the spec.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addPresetVersion, createDestination } from '../../server/provisioning.js';
+import { addPresetVersion, createDestination } from '../../server/provisioning/index.js';
 import { startPrism, type Prism } from '../support/prism.js';
 import { createWorkspace, destinationTypes, startTestServer, type TestServer, type Workspace } from '../support/server.js';
 import { validRequest, type Fixture } from './requests.js';

@@ -3,8 +3,8 @@
 import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDestination, createKey } from '../../server/provisioning.js';
-import { addPresetVersion } from '../../server/provisioning.js';
+import { createDestination, createKey } from '../../server/provisioning/index.js';
+import { addPresetVersion } from '../../server/provisioning/index.js';
 import { createWorkspace, destinationTypes, startTestServer, type TestServer, type Workspace } from '../support/server.js';
 import { componentSchema, describeErrors, spec } from '../support/spec.js';
 import { applyToModel, looksMasked, mask, type ModelState, sampleConfig, secretKeysOf, shown } from './model.js';

@@ -5,7 +5,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDestination } from '../../server/provisioning.js';
+import { createDestination } from '../../server/provisioning/index.js';
 import { arbitraryFor, configSchemaName, partialOf, semanticRules } from '../support/arbitraries.js';
 import { createWorkspace, destinationTypes, startTestServer, type TestServer, type Workspace } from '../support/server.js';
 import { spec } from '../support/spec.js';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../../server/app.js';
 import { type AnyHandler, bindOperations } from '../../server/operations/bind.js';
 import { operationHandlers } from '../../server/operations/index.js';
-import { ContractError, type OpenApiDocument } from '../../server/spec.js';
+import { apiBasePaths, ContractError, type OpenApiDocument } from '../../server/spec.js';
 import { spec } from '../support/spec.js';
 
 function specWith(edit: (copy: OpenApiDocument) => void): OpenApiDocument {
@@ -71,8 +71,7 @@ describe('binding operations to handlers', () => {
     expect(() => bindOperations(edited, operationHandlers)).toThrow(`operation getKey (GET /keys/{hash}): ${message}`);
   });
 
-  it('takes the prefix from the servers of the spec', async () => {
-    const { apiBasePaths } = await import('../../server/http/spec-operations.js');
+  it('takes the prefix from the servers of the spec', () => {
     expect(apiBasePaths(spec)).toEqual(['/api/v1']);
     expect(apiBasePaths(specWith((copy) => (copy.servers = [{ url: 'https://api.example.com/v2/' }])))).toEqual(['/v2']);
   });

@@ -2,9 +2,9 @@ import { connect } from 'node:net';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../server/app.js';
-import { listen } from '../../server/http-server.js';
-import { UNREACHABLE_RATE_LIMIT } from '../../server/rate-limit.js';
-import { createDestination } from '../../server/provisioning.js';
+import { listen } from '../../server/http/http-server.js';
+import { UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
+import { createDestination } from '../../server/provisioning/index.js';
 import { call, createWorkspace, destinationTypes, spec, startTestServer, type TestServer, type Workspace } from '../support/server.js';
 
 let server: TestServer;

@@ -2,7 +2,7 @@
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDestination } from '../../server/provisioning.js';
+import { createDestination } from '../../server/provisioning/index.js';
 import { call, createWorkspace, destinationTypes, startTestServer, type TestServer, type Workspace } from '../support/server.js';
 
 let server: TestServer;

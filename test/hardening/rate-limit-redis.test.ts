@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../server/domain/secrets.js';
-import { createKey } from '../../server/provisioning.js';
+import { createKey } from '../../server/provisioning/index.js';
 import { openStore } from '../../server/store/index.js';
 import { startServerProcess, type ServerProcess } from '../support/process.js';
 

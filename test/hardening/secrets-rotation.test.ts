@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../server/domain/secrets.js';
-import { createDestination, createKey } from '../../server/provisioning.js';
+import { createDestination, createKey } from '../../server/provisioning/index.js';
 import { openDatabase, parseDatabaseUrl } from '../../server/store/database.js';
 import { openStore } from '../../server/store/index.js';
 import { runEntry, startServerProcess } from '../support/process.js';

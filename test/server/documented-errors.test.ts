@@ -3,7 +3,7 @@
 // for word by the real server to a request that causes it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { operations } from '../../generated/api.js';
-import { createDestination } from '../../server/provisioning.js';
+import { createDestination } from '../../server/provisioning/index.js';
 import type { Store } from '../../server/store/index.js';
 import { findOperation, spec } from '../support/spec.js';
 import { type CallResult, call, createWorkspace, destinationTypes, rawCall, startTestServer, type TestServer, type Workspace } from '../support/server.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDestination } from '../../server/provisioning.js';
+import { createDestination } from '../../server/provisioning/index.js';
 import type { Store } from '../../server/store/index.js';
-import { apiBasePaths, specOperations } from '../../server/http/spec-operations.js';
+import { apiBasePaths, specOperations } from '../../server/spec.js';
 import { call, createWorkspace, destinationTypes, rawCall, spec, startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer | undefined;
@@ -175,7 +175,7 @@ describe('server errors', () => {
         ...store.keys,
         findInWorkspaceWithUsage: async (...args: Parameters<Store['keys']['findInWorkspaceWithUsage']>) => {
           const found = await store.keys.findInWorkspaceWithUsage(...args);
-          return found && { ...found, key: { ...found.key, limit_reset: 'yearly' as 'daily' } };
+          return found && { ...found, limit_reset: 'yearly' as 'daily' };
         },
       },
     }));

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createKey, recordUsage, type NewKeyInput } from '../../server/provisioning.js';
+import { createKey, recordUsage, type NewKeyInput } from '../../server/provisioning/index.js';
 import { call, createWorkspace, startTestServer, type TestServer, type Workspace } from '../support/server.js';
 
 let server: TestServer;

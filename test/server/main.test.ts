@@ -8,7 +8,8 @@ import { promisify } from 'node:util';
 import yaml from 'js-yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { componentSchema, describeErrors, spec } from '../support/spec.js';
-import { projectRoot, spawnEntry, waitForOutput } from '../support/process.js';
+import { collectOutput } from '../../scripts/child-process.js';
+import { type Finished, projectRoot, runEntry, spawnEntry, waitForOutput } from '../support/process.js';
 
 const exec = promisify(execFile);
 
@@ -56,12 +57,9 @@ describe('npm start', () => {
 
   it('refuses to start in production without SECRETS_KEY, saying why', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'main-test-'));
-    const child = spawnEntry('dist/server/main.js', [], { DATABASE_URL: `sqlite:${join(dataDir, 'api.db')}`, PORT: '0', NODE_ENV: 'production', SECRETS_KEY: '' });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise((resolve) => child.on('close', resolve));
+    const { code, stderr } = await runEntry('dist/server/main.js', [], { DATABASE_URL: `sqlite:${join(dataDir, 'api.db')}`, PORT: '0', NODE_ENV: 'production', SECRETS_KEY: '' });
     expect(code).toBe(1);
-    expect(stderr).toContain('SECRETS_KEY is required when NODE_ENV=production');
+    expect(stderr.trim().split('\n')).toEqual([expect.stringContaining('Configuration error: SECRETS_KEY is required when NODE_ENV=production')]);
   });
 });
 
@@ -78,17 +76,9 @@ describe('npm start with a spec that the handlers do not match', () => {
     return dir;
   }
 
-  async function startIn(dir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    const child = spawn(process.execPath, ['dist/server/main.js'], {
-      cwd: dir,
-      env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: `sqlite:${join(dir, 'data', 'api.db')}`, PORT: '0', HOST: '127.0.0.1' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    return { code, stdout, stderr };
+  function startIn(dir: string): Promise<Finished> {
+    const env = { ...process.env, NODE_ENV: 'test', DATABASE_URL: `sqlite:${join(dir, 'data', 'api.db')}`, PORT: '0', HOST: '127.0.0.1' };
+    return collectOutput(spawn(process.execPath, ['dist/server/main.js'], { cwd: dir, env }));
   }
 
   it('stops with one line naming an operation that has no handler', async () => {
@@ -127,12 +117,8 @@ describe('npm start with a spec that the handlers do not match', () => {
 });
 
 describe('npm start, for errors a user can cause', () => {
-  async function startWith(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-    const child = spawnEntry('dist/server/main.js', [], { PORT: '0', HOST: '127.0.0.1', SECRETS_KEY: Buffer.alloc(32, 1).toString('base64'), ...env });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    return { code, stderr };
+  function startWith(env: Record<string, string>): Promise<Finished> {
+    return runEntry('dist/server/main.js', [], { PORT: '0', HOST: '127.0.0.1', SECRETS_KEY: Buffer.alloc(32, 1).toString('base64'), ...env });
   }
 
   it('says in one line that the port is busy', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addPresetVersion } from '../../server/provisioning.js';
+import { addPresetVersion } from '../../server/provisioning/index.js';
 import { boundaryCases, toQueryValue } from '../support/boundaries.js';
 import { call, createWorkspace, startTestServer, type TestServer, type Workspace } from '../support/server.js';
 

@@ -8,7 +8,9 @@ import { openDatabase, type OpenedDatabase } from '../../server/store/database.j
 import { createStore, type Store } from '../../server/store/index.js';
 import { migrateToLatest } from '../../server/store/migrations.js';
 import { preparedQuery } from '../../server/store/prepared.js';
-import type { KeyKind } from '../../server/operations/types.js';
+import type { KeyKind } from '../../server/domain/api-keys.js';
+import { configRulesOf, type DestinationType, loadDestinationTypeRules } from '../../server/domain/destination-config-rules.js';
+import { loadSpec } from '../../server/spec.js';
 
 let opened: OpenedDatabase;
 let store: Store;
@@ -77,18 +79,17 @@ describe('queries compiled once', () => {
       .catch((err: Error) => err.message);
     await sleep(10);
 
-    let seen: string | null | undefined;
-    const updating = store.destinations.update(workspaceId, destination.id, new Date(), (current) => {
-      seen = current.state.name;
-      return { result: 'read', next: { ...current.state, sampling_rate: 0.5 } };
-    });
+    let done = false;
+    const rulesOf = (type: DestinationType) => configRulesOf(loadDestinationTypeRules(loadSpec()), type);
+    const updating = store.destinations.update(workspaceId, destination.id, new Date(), { changes: { sampling_rate: 0.5 } }, rulesOf).finally(() => (done = true));
     await sleep(20);
-    expect(seen).toBeUndefined();
+    expect(done).toBe(false);
 
     release();
     expect(await transaction).toBe('rolled back');
     const updated = await updating;
-    expect(seen).toBe('D');
+    // It read the committed row, not the one the open transaction had changed.
+    expect(updated?.destination.state.name).toBe('D');
     expect(updated?.destination.state.sampling_rate).toBe(0.5);
     expect(updated?.destination.revision).toBe(destination.revision + 1);
   });

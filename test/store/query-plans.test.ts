@@ -8,7 +8,7 @@ import { usageWindows } from '../../server/domain/time.js';
 import { openDatabase } from '../../server/store/database.js';
 import { createStore, type Store } from '../../server/store/index.js';
 import { migrateToLatest } from '../../server/store/migrations.js';
-import type { Database } from '../../server/store/schema.js';
+import type { Database } from '../../server/store/tables.js';
 
 let db: Kysely<Database>;
 let store: Store;
@@ -58,7 +58,7 @@ describe('preset versions', () => {
   it('are numbered 1..n with no gap, and total_count is kept without counting rows', async () => {
     const workspace = await store.workspaces.create('W', new Date());
     for (let i = 0; i < 5; i++) {
-      await store.presets.addVersion(workspace.id, 'p', { config: '{}', system_prompt: null, creator_id: 'u' }, new Date());
+      await store.presets.addVersion(workspace.id, 'p', { config: {}, system_prompt: null, creator_id: 'u' }, new Date());
     }
     const preset = await store.presets.findBySlug(workspace.id, 'p');
     expect(preset?.version_count).toBe(5);

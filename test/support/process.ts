@@ -1,9 +1,10 @@
 // Runs the project's entry points as real processes: TypeScript sources through tsx, or the
 // compiled build (a .js entry under dist/) with plain node, as `npm start` runs it.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { collectOutput, type Finished, waitForOutput } from '../../scripts/child-process.js';
 import { projectRoot } from '../../server/project-root.js';
 
-export { projectRoot };
+export { type Finished, projectRoot, waitForOutput };
 
 export function spawnEntry(entry: string, args: string[], env: Record<string, string>): ChildProcessWithoutNullStreams {
   const loader = entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
@@ -13,40 +14,8 @@ export function spawnEntry(entry: string, args: string[], env: Record<string, st
   });
 }
 
-export interface Finished {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 export function runEntry(entry: string, args: string[], env: Record<string, string>): Promise<Finished> {
-  const child = spawnEntry(entry, args, env);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
-
-/** Resolves with everything printed so far once stdout matches, or rejects after the timeout. */
-export function waitForOutput(child: ChildProcessWithoutNullStreams, pattern: RegExp, timeoutMs = 15_000): Promise<string> {
-  let output = '';
-  let errors = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; stdout: ${output}; stderr: ${errors}`)), timeoutMs);
-    child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (pattern.test(output)) {
-        clearTimeout(timer);
-        resolve(output);
-      }
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code} before ${pattern}; stdout: ${output}; stderr: ${errors}`));
-    });
-  });
+  return collectOutput(spawnEntry(entry, args, env));
 }
 
 export interface ServerProcess {

@@ -1,7 +1,7 @@
 // Tests address the schemas of openapi.yaml the way the spec does: by operation, parameter and
 // component name, never by copying them.
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { compileComponent, createSpecAjv, loadSpec, SPEC_SCHEMA_ID, type OpenApiOperation, type OpenApiParameter } from '../../server/spec.js';
+import { compileComponent, createSpecAjv, escapePointer, loadSpec, SPEC_SCHEMA_ID, type OpenApiOperation, type OpenApiParameter } from '../../server/spec.js';
 
 export const spec = loadSpec();
 const ajv = createSpecAjv(spec);
@@ -17,10 +17,6 @@ export function findOperation(operationId: string): { path: string; method: stri
     }
   }
   throw new Error(`no operation ${operationId} in openapi.yaml`);
-}
-
-function escapePointer(segment: string): string {
-  return segment.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
 function compilePointer(pointer: string): ValidateFunction {

@@ -1,13 +1,10 @@
 // The published docs (built by `npm run docs` into dist/docs), served at /docs with everything
 // they need from this server and nothing from anywhere else.
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import express, { Router } from 'express';
 import helmet from 'helmet';
 import { sendError } from './errors.js';
-import { projectRoot } from './project-root.js';
-
-export const docsDir = join(projectRoot, 'dist', 'docs');
+import { docsDir } from '../project-root.js';
 
 export function docsRouter(dir: string = docsDir): Router {
   const router = Router();

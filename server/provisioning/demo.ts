@@ -1,7 +1,7 @@
 // The demo workspace: what `npm start` seeds into an empty database, and `cli seed --demo`.
-import type { DestinationType, DestinationTypeRules } from './domain/destination-types.js';
-import { addPresetVersion, createDestination, createKey, recordUsage } from './provisioning.js';
-import type { Store } from './store/index.js';
+import type { DestinationType, DestinationTypeRules } from '../domain/destination-config-rules.js';
+import { addPresetVersion, createDestination, createKey, recordUsage } from './index.js';
+import type { Store } from '../store/index.js';
 
 export interface DemoSeed {
   workspace_id: string;

@@ -1,16 +1,16 @@
 // The error envelope, and the mapping of every error the server can meet to it.
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
-import type { components } from '../generated/api.js';
-import { type FieldError, FieldValidationError } from './domain/field-errors.js';
-import { nodeAt, type OpenApiDocument } from './spec.js';
-import { isDatabaseUnavailable } from './store/database.js';
+import type { components } from '../../generated/api.js';
+import { type FieldError, FieldValidationError } from '../domain/field-errors.js';
+import { nodeAt, type OpenApiDocument } from '../spec.js';
+import { isDatabaseUnavailable } from '../store/database.js';
 
 type ErrorBody = components['schemas']['ErrorResponse'];
 type ErrorMetadata = NonNullable<ErrorBody['error']['metadata']>;
 
 /** An error the server answers on purpose, with its status, message and headers. */
-export class ApiError extends Error {
+export class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
@@ -18,7 +18,7 @@ export class ApiError extends Error {
     readonly headers: Record<string, string> = {},
   ) {
     super(message);
-    this.name = 'ApiError';
+    this.name = 'HttpError';
   }
 }
 
@@ -66,8 +66,8 @@ function validationMessage(errors: readonly FieldError[]): string {
   return `Invalid request: ${summary}${more}`;
 }
 
-function validationError(errors: FieldError[]): ApiError {
-  return new ApiError(400, validationMessage(errors), { errors });
+function validationError(errors: FieldError[]): HttpError {
+  return new HttpError(400, validationMessage(errors), { errors });
 }
 
 interface ValidatorError {
@@ -102,23 +102,23 @@ function envelopePath(validatorPath: string | undefined): string {
 /** Turns the validator's field errors into the ones a 400 names (see validation-errors.ts). */
 export type ValidationErrorsExplainer = (req: Request, validatorErrors: FieldError[]) => FieldError[];
 
-function toApiError(err: unknown, req: Request, explain: ValidationErrorsExplainer): ApiError | undefined {
-  if (err instanceof ApiError) return err;
+function toHttpError(err: unknown, req: Request, explain: ValidationErrorsExplainer): HttpError | undefined {
+  if (err instanceof HttpError) return err;
   if (err instanceof FieldValidationError) return validationError(err.errors);
   if (isDatabaseUnavailable(err)) {
-    return new ApiError(503, 'Service temporarily unavailable; retry later.', null, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
+    return new HttpError(503, 'Service temporarily unavailable; retry later.', null, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
   }
   if (isBodyParserError(err)) {
     switch (err.type) {
       case 'entity.too.large':
-        return new ApiError(413, `Request body is larger than ${err.limit ?? 'the limit of'} bytes.`);
+        return new HttpError(413, `Request body is larger than ${err.limit ?? 'the limit of'} bytes.`);
       case 'entity.parse.failed':
-        return new ApiError(400, 'Request body is not valid JSON.');
+        return new HttpError(400, 'Request body is not valid JSON.');
       case 'encoding.unsupported':
       case 'charset.unsupported':
-        return new ApiError(415, 'Unsupported request encoding; send UTF-8 JSON.');
+        return new HttpError(415, 'Unsupported request encoding; send UTF-8 JSON.');
       default:
-        if (err.status >= 400 && err.status < 500) return new ApiError(err.status, 'The request could not be read.');
+        if (err.status >= 400 && err.status < 500) return new HttpError(err.status, 'The request could not be read.');
     }
   }
   if (isValidatorError(err) && err.status >= 400 && err.status < 500) {
@@ -127,12 +127,12 @@ function toApiError(err: unknown, req: Request, explain: ValidationErrorsExplain
     }
     const message = VALIDATOR_MESSAGES[err.status] ?? err.message;
     const headers: Record<string, string> = err.status === 405 && err.headers?.Allow ? { Allow: err.headers.Allow } : {};
-    return new ApiError(err.status, message, null, headers);
+    return new HttpError(err.status, message, null, headers);
   }
   return undefined;
 }
 
-function bounded(error: ApiError, bounds: EnvelopeBounds): { message: string; metadata: ErrorMetadata | null } {
+function bounded(error: HttpError, bounds: EnvelopeBounds): { message: string; metadata: ErrorMetadata | null } {
   const { metadata } = error;
   const errors = metadata?.errors?.slice(0, bounds.fieldErrors).map((e) => ({ path: clip(e.path, bounds.fieldPath), message: clip(e.message, bounds.fieldMessage) }));
   return { message: clip(error.message, bounds.message), metadata: metadata && errors ? { ...metadata, errors } : metadata };
@@ -150,17 +150,17 @@ export function errorHandler({ logger, bounds, explainValidationErrors }: ErrorH
       next(err);
       return;
     }
-    const apiError = toApiError(err, req, explainValidationErrors);
-    if (!apiError) {
+    const httpError = toHttpError(err, req, explainValidationErrors);
+    if (!httpError) {
       // A response that breaks the contract is reported here too: it is a bug of the server.
       logger.error({ err, method: req.method, url: req.originalUrl }, 'unexpected error');
       sendError(res, 500, 'Internal server error.');
       return;
     }
-    if (apiError.status === 503) logger.warn({ err, url: req.originalUrl }, 'database unavailable');
-    res.set(apiError.headers);
-    const { message, metadata } = bounded(apiError, bounds);
-    sendError(res, apiError.status, message, metadata);
+    if (httpError.status === 503) logger.warn({ err, url: req.originalUrl }, 'database unavailable');
+    res.set(httpError.headers);
+    const { message, metadata } = bounded(httpError, bounds);
+    sendError(res, httpError.status, message, metadata);
   };
 }
 

@@ -4,7 +4,7 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
-import type { JsonObject, OpenApiDocument } from './spec.js';
+import type { JsonObject, OpenApiDocument } from '../spec.js';
 
 function exampleRequests(spec: OpenApiDocument): { method: string; path: string; body?: string }[] {
   const prefix = spec.servers[0]?.url ?? '';

@@ -1,8 +1,8 @@
 // The Express end of an operation: the request as its handler takes it, typed from the spec, and
 // the handler's result as the response.
 import type { RequestHandler } from 'express';
-import type { BoundOperation } from '../operations/bind.js';
-import type { OperationDeps } from '../operations/types.js';
+import type { BoundOperation } from './bind.js';
+import type { OperationDeps } from './types.js';
 
 interface HandlerCall {
   path: unknown;

@@ -1,10 +1,10 @@
 // Bearer key -> calling key, workspace and kind. Only the SHA-256 hash of a key is ever stored.
 import type { RequestHandler } from 'express';
-import { API_KEY_PATTERN, hashApiKey } from './domain/api-keys.js';
-import type { Clock } from './domain/time.js';
-import { ApiError } from './errors.js';
-import type { Caller, KeyKind } from './operations/types.js';
-import type { Store } from './store/index.js';
+import { API_KEY_PATTERN, hashApiKey } from '../domain/api-keys.js';
+import type { Clock } from '../domain/time.js';
+import { HttpError } from './errors.js';
+import type { Caller, KeyKind } from '../domain/api-keys.js';
+import type { Store } from '../store/index.js';
 
 declare global {
   namespace Express {
@@ -17,9 +17,9 @@ declare global {
 // RFC 7235: the scheme is case-insensitive; RFC 6750: one or more spaces, then the token.
 const BEARER_PATTERN = /^bearer +(\S+) *$/i;
 
-function unauthorized(message: string, tokenGiven: boolean): ApiError {
+function unauthorized(message: string, tokenGiven: boolean): HttpError {
   const challenge = tokenGiven ? 'Bearer realm="api", error="invalid_token"' : 'Bearer realm="api"';
-  return new ApiError(401, message, null, { 'WWW-Authenticate': challenge });
+  return new HttpError(401, message, null, { 'WWW-Authenticate': challenge });
 }
 
 export function authenticate(store: Store, clock: Clock): RequestHandler {
@@ -29,7 +29,7 @@ export function authenticate(store: Store, clock: Clock): RequestHandler {
     const token = BEARER_PATTERN.exec(header)?.[1];
     if (token === undefined || !API_KEY_PATTERN.test(token)) throw unauthorized('Malformed API key: send Authorization: Bearer <API key>.', true);
     const key = await store.keys.findByHash(hashApiKey(token));
-    if (!key || Boolean(key.disabled) || (key.expires_at !== null && key.expires_at <= clock().toISOString())) {
+    if (!key || key.disabled || (key.expires_at !== null && key.expires_at <= clock().toISOString())) {
       throw unauthorized('Invalid API key: it is unknown, disabled or expired.', true);
     }
     res.locals.caller = { keyId: key.id, workspaceId: key.workspace_id, kind: key.kind };
@@ -41,7 +41,7 @@ export function authenticate(store: Store, clock: Clock): RequestHandler {
 export function requireKeyKind(accepted: readonly KeyKind[]): RequestHandler {
   const message = `This operation needs a ${accepted.join(' or ')} key.`;
   return (_req, res, next) => {
-    if (!accepted.includes(res.locals.caller.kind)) throw new ApiError(403, message, { accepted_key_kinds: [...accepted] });
+    if (!accepted.includes(res.locals.caller.kind)) throw new HttpError(403, message, { accepted_key_kinds: [...accepted] });
     next();
   };
 }

@@ -1,5 +1,5 @@
-// Row shapes of the database tables. These are storage types, not API types: handlers turn them
-// into the generated API types in server/routes/.
+// Row shapes of the database tables. These are storage types: the store turns them into the domain
+// models it returns, and no other layer sees them.
 import type { ColumnType } from 'kysely';
 import type { components } from '../../generated/api.js';
 

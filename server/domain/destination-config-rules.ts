@@ -60,3 +60,10 @@ export function loadDestinationTypeRules(spec: OpenApiDocument): ReadonlyMap<Des
   }
   return rules;
 }
+
+/** The rules of a type; a type the spec lacks is a bug of the server (its rows come from provisioning). */
+export function configRulesOf(rules: ReadonlyMap<DestinationType, DestinationTypeRules>, type: DestinationType): DestinationTypeRules {
+  const found = rules.get(type);
+  if (!found) throw new Error(`openapi.yaml has no config schema for destination type ${type}`);
+  return found;
+}

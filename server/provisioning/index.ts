@@ -2,17 +2,16 @@
 // the demo seed do. Every input is checked against the schemas of openapi.yaml that the API
 // answers with, so that nothing is provisioned that the API could not return; what a schema
 // cannot say (masks, per-type config keys, URL-safe slugs) is checked here in code.
-import type { components } from '../generated/api.js';
-import { generateApiKey } from './domain/api-keys.js';
-import type { DestinationState } from './domain/destination-patch.js';
-import { type ConfigValues, type DestinationType, type DestinationTypeRules, HEADERS_KEY } from './domain/destination-types.js';
-import { type FieldError, FieldValidationError } from './domain/field-errors.js';
-import { looksMasked } from './domain/masking.js';
-import { schemaExplainer } from './http/validation-errors.js';
-import type { KeyKind } from './operations/types.js';
-import { createSpecAjv, loadSpec, type OpenApiDocument } from './spec.js';
-import type { StoredDestination } from './store/destinations.js';
-import type { Store } from './store/index.js';
+import type { components } from '../../generated/api.js';
+import { generateApiKey } from '../domain/api-keys.js';
+import type { DestinationState, StoredDestination } from '../domain/destination-update.js';
+import { type ConfigValues, type DestinationType, type DestinationTypeRules, HEADERS_KEY } from '../domain/destination-config-rules.js';
+import { type FieldError, FieldValidationError } from '../domain/field-errors.js';
+import { looksMasked } from '../domain/masking.js';
+import { schemaExplainer } from '../domain/schema-errors.js';
+import type { KeyKind } from '../domain/api-keys.js';
+import { createSpecAjv, escapePointer, loadSpec, type OpenApiDocument } from '../spec.js';
+import type { Store } from '../store/index.js';
 
 type ApiKey = components['schemas']['ApiKey'];
 type PresetConfig = components['schemas']['PresetConfig'];
@@ -130,7 +129,7 @@ const SLUG_PATTERN = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
 function slugSchemaPointer(): string {
   for (const [template, item] of Object.entries(spec().paths)) {
     const index = (item.get?.parameters ?? []).findIndex((p) => p.in === 'path' && p.name === 'slug');
-    if (item.get?.operationId === 'listPresetVersions' && index >= 0) return `#/paths/${template.replaceAll('/', '~1')}/get/parameters/${index}/schema`;
+    if (item.get?.operationId === 'listPresetVersions' && index >= 0) return `#/paths/${escapePointer(template)}/get/parameters/${index}/schema`;
   }
   throw new Error('openapi.yaml has no slug parameter on listPresetVersions');
 }
@@ -149,7 +148,7 @@ export async function addPresetVersion(
     ],
     SLUG_PATTERN.test(input.slug) ? [] : [{ path: '/slug', message: 'must be URL-safe: lower-case letters and digits, in words joined by - or _' }],
   );
-  return store.presets.addVersion(input.workspaceId, input.slug, { config: JSON.stringify(input.config), system_prompt: input.systemPrompt ?? null, creator_id: input.creatorId }, now);
+  return store.presets.addVersion(input.workspaceId, input.slug, { config: input.config, system_prompt: input.systemPrompt ?? null, creator_id: input.creatorId }, now);
 }
 
 export async function recordUsage(store: Store, input: { keyHash: string; amount: number; byok: boolean; at: Date }): Promise<void> {

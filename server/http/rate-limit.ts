@@ -4,7 +4,7 @@
 import type { RequestHandler } from 'express';
 import { rateLimit, type Store } from 'express-rate-limit';
 import type { RedisReply } from 'rate-limit-redis';
-import { ApiError } from './errors.js';
+import { HttpError } from './errors.js';
 
 /** For load tests and benchmarks: the limiter runs, with a limit no test reaches. */
 export const UNREACHABLE_RATE_LIMIT: RateLimitOptions = { windowMs: 60_000, limit: 1_000_000_000 };
@@ -31,7 +31,7 @@ export function rateLimitPerKey({ windowMs, limit, store }: RateLimitOptions): R
     handler: (req) => {
       const resetTime = (req as { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
       const seconds = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + windowMs) - Date.now()) / 1000));
-      throw new ApiError(429, 'Too many requests for this key; retry after the delay in Retry-After.', null, { 'Retry-After': String(seconds) });
+      throw new HttpError(429, 'Too many requests for this key; retry after the delay in Retry-After.', null, { 'Retry-After': String(seconds) });
     },
   });
 }
@@ -43,7 +43,7 @@ export interface SharedRateLimitStore {
 
 /** A Redis-backed store, shared by every instance pointed at the same Redis. */
 export async function connectRedisRateLimitStore(url: string, prefix = 'rate-limit:'): Promise<SharedRateLimitStore> {
-  // Loaded only when Redis is configured: the client library alone adds about 0.1 s to start-up.
+  // Loaded only when Redis is configured, so that a server without it does not load it at start.
   const [{ createClient }, { RedisStore }] = await Promise.all([import('redis'), import('rate-limit-redis')]);
   const client = createClient({ url });
   client.on('error', () => undefined);

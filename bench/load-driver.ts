@@ -1,0 +1,121 @@
+// The load: autocannon on loopback against each server in turn, bounded in time and connections,
+// in interleaved rounds with the order rotated; and sequential requests for latency.
+import autocannon from 'autocannon';
+import { median } from './stats.js';
+
+export interface LoadSettings {
+  rounds: number;
+  durationSec: number;
+  connections: number;
+  latencySamples: number;
+}
+
+export interface Scenario {
+  name: string;
+  method: 'GET' | 'PATCH';
+  path: string;
+  /** Bodies sent in turn (a PATCH alternates, so that every request really writes). */
+  bodies?: string[];
+}
+
+interface LoadResult {
+  rps: number;
+  p99: number;
+  errors: number;
+}
+
+async function load(settings: LoadSettings, port: number, scenario: Scenario, apiKey: string): Promise<LoadResult> {
+  const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
+  const requests = (scenario.bodies ?? [undefined]).map((body) => ({ method: scenario.method, path: scenario.path, headers, ...(body && { body }) }));
+  const result = await autocannon({ url: `http://127.0.0.1:${port}`, connections: settings.connections, duration: settings.durationSec, requests });
+  return { rps: result.requests.average, p99: result.latency.p99, errors: result.non2xx + result.errors };
+}
+
+/** The servers compared, by name, and their ports. */
+export type Contenders = Record<'raw' | 'bare' | 'floor' | 'subject', number>;
+
+export interface Throughput {
+  rawRps: number;
+  expressRps: number;
+  floorRps: number;
+  subjectRps: number;
+  ratioToExpress: number;
+  ratioToFloor: number;
+  p99Ms: number;
+  expressP99Ms: number;
+  p99Ratio: number;
+  errors: number;
+}
+
+/** Throughput and p99 of one scenario on every server, medians of interleaved rounds. */
+export async function measureThroughput(settings: LoadSettings, contenders: Contenders, scenario: Scenario, apiKey: string): Promise<Throughput> {
+  const samples = { raw: [] as number[], bare: [] as number[], floor: [] as number[], subject: [] as number[], ratio: [] as number[], floorRatio: [] as number[], p99: [] as number[], bareP99: [] as number[], p99Ratio: [] as number[], errors: 0 };
+  const order = Object.keys(contenders) as (keyof Contenders)[];
+  for (let round = 0; round < settings.rounds; round++) {
+    // Interleaved, in a rotating order, so that drift of the machine hits all four alike.
+    const rotated = [...order.slice(round % order.length), ...order.slice(0, round % order.length)];
+    const results = {} as Record<keyof Contenders, LoadResult>;
+    for (const name of rotated) results[name] = await load(settings, contenders[name], scenario, apiKey);
+    const { raw, bare, floor, subject } = results;
+    samples.raw.push(raw.rps);
+    samples.bare.push(bare.rps);
+    samples.floor.push(floor.rps);
+    samples.subject.push(subject.rps);
+    samples.ratio.push(subject.rps / bare.rps);
+    samples.floorRatio.push(subject.rps / floor.rps);
+    samples.p99.push(subject.p99);
+    samples.bareP99.push(bare.p99);
+    samples.p99Ratio.push(subject.p99 / Math.max(1, bare.p99));
+    samples.errors += raw.errors + bare.errors + floor.errors + subject.errors;
+  }
+  return {
+    rawRps: median(samples.raw),
+    expressRps: median(samples.bare),
+    floorRps: median(samples.floor),
+    subjectRps: median(samples.subject),
+    ratioToExpress: median(samples.ratio),
+    ratioToFloor: median(samples.floorRatio),
+    p99Ms: median(samples.p99),
+    expressP99Ms: median(samples.bareP99),
+    p99Ratio: median(samples.p99Ratio),
+    errors: samples.errors,
+  };
+}
+
+async function sequentialLatencyMs(settings: LoadSettings, port: number, path: string, apiKey: string): Promise<number> {
+  const timings: number[] = [];
+  for (let i = 0; i < settings.latencySamples; i++) {
+    const started = performance.now();
+    const response = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { authorization: `Bearer ${apiKey}` } });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
+    timings.push(performance.now() - started);
+  }
+  return median(timings);
+}
+
+/** Median latency of sequential requests on small and on large data, medians of rounds. */
+export async function measureFlatCost(settings: LoadSettings, port: number, smallPath: string, largePath: string, apiKey: string): Promise<{ smallMs: number; largeMs: number }> {
+  const small: number[] = [];
+  const large: number[] = [];
+  for (let round = 0; round < settings.rounds; round++) {
+    small.push(await sequentialLatencyMs(settings, port, smallPath, apiKey));
+    large.push(await sequentialLatencyMs(settings, port, largePath, apiKey));
+  }
+  return { smallMs: median(small), largeMs: median(large) };
+}
+
+/** The subject's answers to the scenarios, for the baselines to send back as they are. */
+export async function captureBodies(port: number, scenarios: Scenario[], apiKey: string): Promise<Record<string, string>> {
+  const bodies: Record<string, string> = {};
+  for (const scenario of scenarios) {
+    const response = await fetch(`http://127.0.0.1:${port}${scenario.path}`, {
+      method: scenario.method,
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      ...(scenario.bodies && { body: scenario.bodies[0] }),
+    });
+    if (response.status !== 200) throw new Error(`${scenario.name} answered ${response.status}`);
+    bodies[`${scenario.method} ${scenario.path}`] = await response.text();
+  }
+  return bodies;
+}

@@ -1,0 +1,92 @@
+// A destination, and the decision of a PATCH on it: stale against If-Match, or the merge of the
+// update (omitted keeps, null clears, config merged key by key with the masked-secret rule) and
+// whether it changes anything. Pure: the store reads the current destination and writes what is
+// decided, in one transaction.
+import { isDeepStrictEqual } from 'node:util';
+import type { components } from '../../generated/api.js';
+import { type ConfigValues, type DestinationType, type DestinationTypeRules, HEADERS_KEY } from './destination-config-rules.js';
+import { destinationEtag, ifMatchSatisfied } from './etag.js';
+import { type FieldError, FieldValidationError } from './field-errors.js';
+import { looksMasked, maskSecret } from './masking.js';
+
+type Destination = components['schemas']['ObservabilityDestination'];
+type DestinationUpdate = components['schemas']['ObservabilityDestinationUpdate'];
+
+/** What a PATCH can change; the config with its secrets in clear. */
+export type DestinationState = Pick<Destination, 'name' | 'enabled' | 'privacy_mode' | 'sampling_rate' | 'api_key_hashes' | 'filter_rules'> & {
+  config: ConfigValues;
+};
+
+/** A destination as the server keeps it. */
+export interface StoredDestination {
+  id: string;
+  workspace_id: string;
+  type: DestinationType;
+  /** Grows with every real change; the ETag is derived from it. */
+  revision: number;
+  created_at: string;
+  updated_at: string;
+  state: DestinationState;
+}
+
+export interface DestinationUpdateRequest {
+  /** The If-Match header, when the update is conditional. */
+  ifMatch?: string | undefined;
+  changes: DestinationUpdate;
+}
+
+export type UpdateDecision = { outcome: 'stale' } | { outcome: 'unchanged' } | { outcome: 'changed'; next: DestinationState };
+
+const SCALAR_FIELDS = ['name', 'enabled', 'privacy_mode', 'sampling_rate'] as const;
+
+function resolveSecret(stored: string | undefined, incoming: string, path: string, errors: FieldError[]): string {
+  if (stored !== undefined && incoming === maskSecret(stored)) return stored;
+  if (looksMasked(incoming)) {
+    errors.push({ path, message: 'looks like a masked value; send the full secret, or the value exactly as returned to keep it' });
+  }
+  return incoming;
+}
+
+function mergeConfig(current: ConfigValues, update: NonNullable<DestinationUpdate['config']>, rules: DestinationTypeRules, errors: FieldError[]): ConfigValues {
+  const next: ConfigValues = { ...current };
+  for (const [key, value] of Object.entries(update)) {
+    const path = `/body/config/${key}`;
+    if (!rules.keys.has(key)) {
+      errors.push({ path, message: `is not a config key of a ${rules.type} destination` });
+    } else if (key === HEADERS_KEY && typeof value === 'object') {
+      const stored = typeof current[key] === 'object' ? current[key] : {};
+      next[key] = Object.fromEntries(
+        Object.entries(value).map(([name, headerValue]) => {
+          // Own properties only: a header may be called `__proto__` or `constructor`.
+          const storedValue = Object.hasOwn(stored, name) ? stored[name] : undefined;
+          return [name, resolveSecret(storedValue, headerValue, `${path}/${name}`, errors)];
+        }),
+      );
+    } else if (typeof value === 'string') {
+      const stored = current[key];
+      next[key] = rules.secretKeys.has(key) ? resolveSecret(typeof stored === 'string' ? stored : undefined, value, path, errors) : value;
+    }
+  }
+  errors.push(...rules.validate(next, '/body/config'));
+  return next;
+}
+
+/**
+ * Decides a PATCH of the current destination: stale when If-Match does not match its ETag;
+ * otherwise the merged state, or unchanged when the merge changes no value. Throws
+ * FieldValidationError naming every field that breaks a rule of the destination's type.
+ */
+export function decideDestinationUpdate(current: StoredDestination, request: DestinationUpdateRequest, rules: DestinationTypeRules): UpdateDecision {
+  if (request.ifMatch !== undefined && !ifMatchSatisfied(request.ifMatch, destinationEtag(current.revision))) return { outcome: 'stale' };
+  const { changes } = request;
+  const errors: FieldError[] = [];
+  const next: DestinationState = { ...current.state };
+  for (const field of SCALAR_FIELDS) {
+    if (changes[field] !== undefined) Object.assign(next, { [field]: changes[field] });
+  }
+  if (changes.api_key_hashes !== undefined) next.api_key_hashes = changes.api_key_hashes;
+  if (changes.filter_rules !== undefined) next.filter_rules = changes.filter_rules;
+  if (changes.config !== undefined) next.config = mergeConfig(current.state.config, changes.config, rules, errors);
+  if (errors.length > 0) throw new FieldValidationError(errors);
+  return isDeepStrictEqual(next, current.state) ? { outcome: 'unchanged' } : { outcome: 'changed', next };
+}

@@ -1,0 +1,22 @@
+// Finds the operation of openapi.yaml that a request is for, by method and by the path below one
+// of the spec's server URLs: middlewares that run before the validator need to know it.
+import { apiBasePaths, type OpenApiDocument, type SpecOperation, specOperations } from '../spec.js';
+
+/** Finds the operation of a method and a full request path (base path included). */
+export function operationMatcher(spec: OpenApiDocument): (method: string, path: string) => SpecOperation | undefined {
+  const basePaths = apiBasePaths(spec);
+  const compiled = specOperations(spec).map((entry) => ({
+    entry,
+    method: entry.method.toUpperCase(),
+    pattern: new RegExp(`^${entry.template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+  }));
+  return (method, path) => {
+    for (const base of basePaths) {
+      if (!path.startsWith(`${base}/`)) continue;
+      const below = path.slice(base.length);
+      const found = compiled.find((c) => c.method === method && c.pattern.test(below));
+      if (found) return found.entry;
+    }
+    return undefined;
+  };
+}
