@@ -54,7 +54,9 @@ function compareSchemas(before: Schema | undefined, after: Schema | undefined, w
   const [alternativesBefore, alternativesAfter] = [alternatives(b), alternatives(a)];
   if (alternativesBefore.length > 1 || alternativesAfter.length > 1) {
     if (alternativesBefore.length === alternativesAfter.length) {
-      alternativesBefore.forEach((alternative, index) => compareSchemas(alternative, alternativesAfter[index], `${where}(alternative ${index + 1})`, direction, changes));
+      for (const [index, alternative] of alternativesBefore.entries()) {
+        compareSchemas(alternative, alternativesAfter[index], `${where}(alternative ${index + 1})`, direction, changes);
+      }
     } else {
       changes.push({ breaking: true, where, what: `alternatives (oneOf) changed from ${Math.max(1, alternativesBefore.length)} to ${Math.max(1, alternativesAfter.length)}` });
     }

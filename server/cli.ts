@@ -189,7 +189,7 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   const USAGE = usage(spec);
-  let parsed;
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (err) {

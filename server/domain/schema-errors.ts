@@ -128,7 +128,7 @@ export function schemaExplainer(spec: OpenApiDocument, ajv: Ajv2020): SchemaExpl
       }
     }
     if (Array.isArray(value) && typeof schema.items === 'object') {
-      value.forEach((item, index) => errors.push(...explain(`${resolved.pointer}/items`, item, `${path}/${index}`)));
+      for (const [index, item] of value.entries()) errors.push(...explain(`${resolved.pointer}/items`, item, `${path}/${index}`));
     }
     return errors;
   }

@@ -60,7 +60,10 @@ export async function openDatabase(location: DatabaseLocation, options: Database
       async run<Row>({ sql, parameters, arrays }: BoundQuery<Row>) {
         logQuery?.(sql, parameters);
         let name = names.get(sql);
-        if (name === undefined) names.set(sql, (name = `prepared_${names.size + 1}`));
+        if (name === undefined) {
+          name = `prepared_${names.size + 1}`;
+          names.set(sql, name);
+        }
         return (await pool.query({ name, text: sql, values: parameters, ...(arrays && { rowMode: 'array' as const }) })).rows as Row[];
       },
       // A transaction holds a connection of its own; the read takes its row lock (FOR UPDATE).

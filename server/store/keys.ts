@@ -54,7 +54,8 @@ export function keyStore(db: Kysely<Database>, driver: QueryDriver) {
 
     /** A key of the workspace with its usage in the given windows; undefined when the workspace has no such key. */
     async findInWorkspaceWithUsage(workspaceId: string, hash: string, windows: UsageWindows): Promise<StoredApiKey | undefined> {
-      const from = windows.weekStart < windows.monthStart ? windows.weekStart : windows.monthStart;
+      // The earlier of the two: ISO days sort as the dates they name.
+      const [from = windows.day] = [windows.weekStart, windows.monthStart].sort();
       const [row] = await withUsage({ workspaceId, hash, from, ...windows });
       if (!row) return undefined;
       // PostgreSQL sums come back as strings.

@@ -2,7 +2,7 @@
 import {
   OperationNodeTransformer,
   PrimitiveValueListNode,
-  ValueNode,
+  type ValueNode,
   type KyselyPlugin,
   type PluginTransformQueryArgs,
   type PluginTransformResultArgs,

@@ -124,7 +124,12 @@ describe('client against the real server', () => {
 
   it('iterates over every version of a preset, a page at a time, lazily', async () => {
     const requests: string[] = [];
-    const counting = client({ fetch: (request) => (requests.push(request.url), fetch(request)) });
+    const counting = client({
+      fetch: (request) => {
+        requests.push(request.url);
+        return fetch(request);
+      },
+    });
     const versions: number[] = [];
     for await (const version of counting.presetVersions('support-agent', { pageSize: 3 })) versions.push(version.version);
     expect(versions).toEqual([1, 2, 3, 4, 5, 6, 7]);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDestination, createKey } from '../../server/provisioning/index.js';
 import { addPresetVersion } from '../../server/provisioning/index.js';
 import { createWorkspace, destinationTypes, startTestServer, type TestServer, type Workspace } from '../support/server.js';
-import { componentSchema, describeErrors, spec } from '../support/spec.js';
+import { componentSchema, describeErrors, } from '../support/spec.js';
 import { applyToModel, looksMasked, mask, type ModelState, sampleConfig, secretKeysOf, shown } from './model.js';
 import { brokenRequest, validRequest, validUpdateBody, type Fixture, type GeneratedRequest } from './requests.js';
 

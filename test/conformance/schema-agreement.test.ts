@@ -48,7 +48,8 @@ beforeAll(async () => {
   const operation = Object.values(published.paths as Record<string, Record<string, Json>>)
     .flatMap((item) => Object.values(item))
     .find((o) => o.operationId === 'updateObservabilityDestination');
-  const bodySchema = ((operation?.requestBody as Json).content as Record<string, Json>)['application/json']?.schema as { $ref: string };
+  if (!operation) throw new Error('/openapi.json has no operation updateObservabilityDestination');
+  const bodySchema = ((operation.requestBody as Json).content as Record<string, Json>)['application/json']?.schema as { $ref: string };
   acceptsBody = ajv.compile({ $ref: `openapi.json${bodySchema.$ref}` });
   for (const type of destinationTypes.keys()) configSchemaOf.set(type, ajv.compile({ $ref: `openapi.json#/components/schemas/${configSchemaName(type)}` }));
 });

@@ -36,7 +36,8 @@ describe.skipIf(!hasChromium)(`docs in a browser${hasChromium ? '' : ' (skipped:
   });
 
   it('renders the three operations, their parameters and error responses with no network', async () => {
-    const context = await browser!.newContext({ viewport: { width: 1400, height: 1000 } });
+    if (!browser) throw new Error('Chromium did not start');
+    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
     const page = await context.newPage();
     const blocked: string[] = [];
     const local = new URL(server.baseUrl).host;
@@ -77,6 +78,8 @@ describe.skipIf(!hasChromium)(`docs in a browser${hasChromium ? '' : ' (skipped:
       for (const name of operation.parameters) {
         await expect.poll(() => page.getByText(name, { exact: true }).first().isVisible(), { timeout: 5_000 }).toBe(true);
       }
+      // Playwright's innerText of a locator, the text as rendered (not a DOM node's property).
+      // biome-ignore lint/performance/useDomNodeTextContent: textContent would add hidden text and scripts
       const main = await page.locator('body').innerText();
       for (const status of operation.statuses) expect(main, `${operation.route} shows ${status}`).toMatch(new RegExp(`\\b${status}\\b`));
       // The key kinds it accepts, as the roles of its security requirements.

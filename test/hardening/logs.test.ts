@@ -67,7 +67,16 @@ describe('request logs', () => {
   it('logs a request the client abandoned before the answer, as a warning marked aborted', async () => {
     // Authentication is slowed down, so that the client is gone before the answer is written.
     const slow = await startTestServer({
-      store: (store) => ({ ...store, keys: { ...store.keys, findByHash: async (hash) => (await sleep(300), store.keys.findByHash(hash)) } }),
+      store: (store) => ({
+        ...store,
+        keys: {
+          ...store.keys,
+          findByHash: async (hash) => {
+            await sleep(300);
+            return store.keys.findByHash(hash);
+          },
+        },
+      }),
     });
     try {
       const { port } = new URL(slow.baseUrl);

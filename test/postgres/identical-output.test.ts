@@ -2,7 +2,7 @@
 // PostgreSQL (identifiers, which each run draws at random, are numbered in order of appearance).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addPresetVersion, createDestination, createKey, recordUsage } from '../../server/provisioning/index.js';
-import { call, destinationTypes, startTestServer, type TestServer } from '../support/server.js';
+import { destinationTypes, startTestServer, type TestServer } from '../support/server.js';
 
 interface Side {
   server: TestServer;

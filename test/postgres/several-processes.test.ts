@@ -72,7 +72,7 @@ function pair(j: number): [Change, Change] {
   return kinds[j % kinds.length] as [Change, Change];
 }
 
-function valueOf(data: Record<string, unknown> & { config: Record<string, string> }, field: string): unknown {
+function fieldValue(data: Record<string, unknown> & { config: Record<string, string> }, field: string): unknown {
   return field.startsWith('config.') ? data.config[field.slice('config.'.length)] : data[field];
 }
 
@@ -90,7 +90,7 @@ describe('three server processes on one PostgreSQL database', () => {
       for (const { change, response } of results) {
         expect(response.status).toBe(200);
         // Each answer shows its own change.
-        expect(valueOf(response.body.data, change.field)).toEqual(change.value);
+        expect(fieldValue(response.body.data, change.field)).toEqual(change.value);
         applied.push({ revision: revisionOf(response.etag), change });
       }
     }
@@ -104,7 +104,7 @@ describe('three server processes on one PostgreSQL database', () => {
     const expected = new Map<string, unknown>();
     for (const { change } of [...applied].sort((a, b) => a.revision - b.revision)) expected.set(change.field, change.value);
     const final = await patch(2, {});
-    for (const [field, value] of expected) expect(valueOf(final.body.data, field), field).toEqual(value);
+    for (const [field, value] of expected) expect(fieldValue(final.body.data, field), field).toEqual(value);
     console.log(`several processes: ${PAIRS} concurrent PATCH pairs (${PAIRS * 2} PATCHes) through 3 processes, ${applied.length} answered 200, lost updates: ${lost}`);
     expect(lost).toBe(0);
   }, 120_000);
