@@ -9,8 +9,8 @@ import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { createApiClient } from '../client/index.js';
 import { createApp } from '../server/app.js';
-import { UNREACHABLE_RATE_LIMIT } from '../server/http/rate-limit.js';
 import { createSecretBox } from '../server/domain/secrets.js';
+import { UNREACHABLE_RATE_LIMIT } from '../server/http/rate-limit.js';
 import { createKey } from '../server/provisioning/index.js';
 import { loadSpec } from '../server/spec.js';
 import { openStore } from '../server/store/index.js';
@@ -24,12 +24,25 @@ export interface ClientOverhead {
   medianRatio: number;
 }
 
-export async function measureClientOverhead({ calls, rounds }: { calls: number; rounds: number }): Promise<ClientOverhead> {
+export async function measureClientOverhead({
+  calls,
+  rounds,
+}: {
+  calls: number;
+  rounds: number;
+}): Promise<ClientOverhead> {
   const store = await openStore('sqlite::memory:', createSecretBox(randomBytes(32)));
   const workspace = await store.workspaces.create('Bench', new Date());
   const key = await createKey(store, { workspaceId: workspace.id, name: 'Bench', kind: 'management' }, new Date());
   // Production settings: requests validated, responses not.
-  const app = createApp({ store, clock: () => new Date(), logger: pino({ level: 'silent' }), spec: loadSpec(), validateResponses: false, rateLimit: UNREACHABLE_RATE_LIMIT });
+  const app = createApp({
+    store,
+    clock: () => new Date(),
+    logger: pino({ level: 'silent' }),
+    spec: loadSpec(),
+    validateResponses: false,
+    rateLimit: UNREACHABLE_RATE_LIMIT,
+  });
   const server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
@@ -72,7 +85,13 @@ export async function measureClientOverhead({ calls, rounds }: { calls: number; 
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop() ?? '')) {
-  const { values } = parseArgs({ options: { calls: { type: 'string', default: '2000' }, rounds: { type: 'string', default: '7' }, json: { type: 'boolean' } } });
+  const { values } = parseArgs({
+    options: {
+      calls: { type: 'string', default: '2000' },
+      rounds: { type: 'string', default: '7' },
+      json: { type: 'boolean' },
+    },
+  });
   const result = await measureClientOverhead({ calls: Number(values.calls), rounds: Number(values.rounds) });
   if (values.json) console.log(JSON.stringify({ ...result, target: 1.1 }));
   else {

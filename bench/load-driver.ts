@@ -26,8 +26,18 @@ interface LoadResult {
 
 async function load(settings: LoadSettings, port: number, scenario: Scenario, apiKey: string): Promise<LoadResult> {
   const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
-  const requests = (scenario.bodies ?? [undefined]).map((body) => ({ method: scenario.method, path: scenario.path, headers, ...(body && { body }) }));
-  const result = await autocannon({ url: `http://127.0.0.1:${port}`, connections: settings.connections, duration: settings.durationSec, requests });
+  const requests = (scenario.bodies ?? [undefined]).map((body) => ({
+    method: scenario.method,
+    path: scenario.path,
+    headers,
+    ...(body && { body }),
+  }));
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: settings.connections,
+    duration: settings.durationSec,
+    requests,
+  });
   return { rps: result.requests.average, p99: result.latency.p99, errors: result.non2xx + result.errors };
 }
 
@@ -48,8 +58,24 @@ export interface Throughput {
 }
 
 /** Throughput and p99 of one scenario on every server, medians of interleaved rounds. */
-export async function measureThroughput(settings: LoadSettings, contenders: Contenders, scenario: Scenario, apiKey: string): Promise<Throughput> {
-  const samples = { raw: [] as number[], bare: [] as number[], floor: [] as number[], subject: [] as number[], ratio: [] as number[], floorRatio: [] as number[], p99: [] as number[], bareP99: [] as number[], p99Ratio: [] as number[], errors: 0 };
+export async function measureThroughput(
+  settings: LoadSettings,
+  contenders: Contenders,
+  scenario: Scenario,
+  apiKey: string,
+): Promise<Throughput> {
+  const samples = {
+    raw: [] as number[],
+    bare: [] as number[],
+    floor: [] as number[],
+    subject: [] as number[],
+    ratio: [] as number[],
+    floorRatio: [] as number[],
+    p99: [] as number[],
+    bareP99: [] as number[],
+    p99Ratio: [] as number[],
+    errors: 0,
+  };
   const order = Object.keys(contenders) as (keyof Contenders)[];
   for (let round = 0; round < settings.rounds; round++) {
     // Interleaved, in a rotating order, so that drift of the machine hits all four alike.
@@ -82,7 +108,12 @@ export async function measureThroughput(settings: LoadSettings, contenders: Cont
   };
 }
 
-async function sequentialLatencyMs(settings: LoadSettings, port: number, path: string, apiKey: string): Promise<number> {
+async function sequentialLatencyMs(
+  settings: LoadSettings,
+  port: number,
+  path: string,
+  apiKey: string,
+): Promise<number> {
   const timings: number[] = [];
   for (let i = 0; i < settings.latencySamples; i++) {
     const started = performance.now();
@@ -95,7 +126,13 @@ async function sequentialLatencyMs(settings: LoadSettings, port: number, path: s
 }
 
 /** Median latency of sequential requests on small and on large data, medians of rounds. */
-export async function measureFlatCost(settings: LoadSettings, port: number, smallPath: string, largePath: string, apiKey: string): Promise<{ smallMs: number; largeMs: number }> {
+export async function measureFlatCost(
+  settings: LoadSettings,
+  port: number,
+  smallPath: string,
+  largePath: string,
+  apiKey: string,
+): Promise<{ smallMs: number; largeMs: number }> {
   const small: number[] = [];
   const large: number[] = [];
   for (let round = 0; round < settings.rounds; round++) {
@@ -106,7 +143,11 @@ export async function measureFlatCost(settings: LoadSettings, port: number, smal
 }
 
 /** The subject's answers to the scenarios, for the baselines to send back as they are. */
-export async function captureBodies(port: number, scenarios: Scenario[], apiKey: string): Promise<Record<string, string>> {
+export async function captureBodies(
+  port: number,
+  scenarios: Scenario[],
+  apiKey: string,
+): Promise<Record<string, string>> {
   const bodies: Record<string, string> = {};
   for (const scenario of scenarios) {
     const response = await fetch(`http://127.0.0.1:${port}${scenario.path}`, {

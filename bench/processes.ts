@@ -16,7 +16,9 @@ export interface Started {
 
 /** The node flags of `npm start`, so that the server is measured exactly as it is run. */
 function startScriptNodeFlags(): string[] {
-  const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
   const match = /^node((?: --\S+)*) dist\/server\/main\.js$/.exec(scripts.start ?? '');
   if (!match) throw new Error(`npm start is not "node [flags] dist/server/main.js": ${scripts.start}`);
   return (match[1] ?? '').split(' ').filter(Boolean);
@@ -27,8 +29,16 @@ export const serverNodeFlags = startScriptNodeFlags();
  * A server of the benchmark from the compiled build (`npm run build:server`, which `npm run bench`
  * runs first): no TypeScript loader in its start-up, memory or profile. Resolves once it prints its port.
  */
-export async function startServer(script: string, args: string[], env: Record<string, string> = {}, nodeFlags: string[] = []): Promise<Started> {
-  const child = spawn(process.execPath, [...nodeFlags, script, ...args], { cwd: root, env: { ...process.env, NODE_ENV: 'production', ...env } });
+export async function startServer(
+  script: string,
+  args: string[],
+  env: Record<string, string> = {},
+  nodeFlags: string[] = [],
+): Promise<Started> {
+  const child = spawn(process.execPath, [...nodeFlags, script, ...args], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: 'production', ...env },
+  });
   const output = await waitForOutput(child, /^\{"port":\d+\}$/m, 120_000);
   const line = output.split('\n').find((l) => l.startsWith('{"port"')) ?? '{}';
   return { child, port: Number((JSON.parse(line) as { port: number }).port) };
@@ -44,7 +54,9 @@ export function stopServer(started: Started): Promise<void> {
 
 /** Runs a script of the build to its end; resolves with its last line of output. */
 export async function runToEnd(script: string, args: string[], env: Record<string, string>): Promise<string> {
-  const { code, stdout, stderr } = await collectOutput(spawn(process.execPath, [script, ...args], { cwd: root, env: { ...process.env, ...env } }));
+  const { code, stdout, stderr } = await collectOutput(
+    spawn(process.execPath, [script, ...args], { cwd: root, env: { ...process.env, ...env } }),
+  );
   if (code !== 0) throw new Error(`${script} exited with ${code}: ${stderr}`);
   return stdout.trim().split('\n').pop() ?? '';
 }
@@ -59,14 +71,23 @@ export async function measureStartup(): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-start-'));
   const started = performance.now();
   // As in production: NODE_ENV=production (responses not validated) with its own SECRETS_KEY.
-  const env = { ...process.env, NODE_ENV: 'production', SECRETS_KEY: randomBytes(32).toString('base64'), DATABASE_URL: `sqlite:${join(dir, 'api.db')}`, PORT: '0', LOG_LEVEL: 'info' };
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    SECRETS_KEY: randomBytes(32).toString('base64'),
+    DATABASE_URL: `sqlite:${join(dir, 'api.db')}`,
+    PORT: '0',
+    LOG_LEVEL: 'info',
+  };
   const child = spawn(process.execPath, [...serverNodeFlags, 'dist/server/main.js'], { cwd: root, env });
   try {
     const output = await waitForOutput(child, /management key: \S+[\s\S]*"url":"[^"]+"/, 30_000);
     const url = /"url":"([^"]+)"/.exec(output)?.[1];
     const key = /management key: (\S+)/.exec(output)?.[1];
     for (let attempt = 0; attempt < 1000; attempt++) {
-      const response = await fetch(`${url}/api/v1/presets/support-agent/versions`, { headers: { authorization: `Bearer ${key}` } });
+      const response = await fetch(`${url}/api/v1/presets/support-agent/versions`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
       await response.arrayBuffer();
       if (response.status === 200) return performance.now() - started;
       await new Promise((resolve) => setTimeout(resolve, 10));

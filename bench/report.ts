@@ -40,12 +40,25 @@ export function resultsTable(results: Results): string {
         `| ${t.scenario} | ${Math.round(t.rawRps)} | ${Math.round(t.expressRps)} | ${Math.round(t.floorRps)} | ${Math.round(t.subjectRps)} | ${t.ratioToExpress.toFixed(2)} | >= ${t.target} | ${t.ratioToFloor.toFixed(2)} | ${t.p99Ms} (${t.expressP99Ms}) | ${t.p99Ratio.toFixed(2)} | ${pass(t.ratioToExpress >= t.target && t.p99Ratio <= 2 && t.errors === 0)} |`,
       );
     }
-    lines.push('', `| flat cost (${results.settings.bigCount.toLocaleString('en')} rows vs small) | small ms | large ms | ratio | target | met |`, '|---|---|---|---|---|---|');
-    for (const f of subject.flatCost) lines.push(`| ${f.measure} | ${f.smallMs.toFixed(3)} | ${f.largeMs.toFixed(3)} | ${f.ratio.toFixed(2)} | <= ${f.target} | ${pass(f.ratio <= f.target)} |`);
-    lines.push('', `Server RSS after the run: ${subject.rssMb.toFixed(0)} MB (target <= 150): ${pass(subject.rssMb <= 150)}`, '');
+    lines.push(
+      '',
+      `| flat cost (${results.settings.bigCount.toLocaleString('en')} rows vs small) | small ms | large ms | ratio | target | met |`,
+      '|---|---|---|---|---|---|',
+    );
+    for (const f of subject.flatCost)
+      lines.push(
+        `| ${f.measure} | ${f.smallMs.toFixed(3)} | ${f.largeMs.toFixed(3)} | ${f.ratio.toFixed(2)} | <= ${f.target} | ${pass(f.ratio <= f.target)} |`,
+      );
+    lines.push(
+      '',
+      `Server RSS after the run: ${subject.rssMb.toFixed(0)} MB (target <= 150): ${pass(subject.rssMb <= 150)}`,
+      '',
+    );
   }
   const { startup, client } = results;
-  lines.push(`Start-up, process start to first 200: ${startup.firstOkMs.toFixed(0)} ms (target <= ${startup.target}): ${pass(startup.firstOkMs <= startup.target)}`);
+  lines.push(
+    `Start-up, process start to first 200: ${startup.firstOkMs.toFixed(0)} ms (target <= ${startup.target}): ${pass(startup.firstOkMs <= startup.target)}`,
+  );
   lines.push(
     `Client getKey per call vs raw fetch: ${client.medianRatio.toFixed(3)}x, the median of three processes (${client.processes.map((r) => r.toFixed(3)).join(', ')}) (target <= ${client.target}): ${pass(client.medianRatio <= client.target)}`,
   );
@@ -57,6 +70,9 @@ export function writeTableOfRecord(results: Results, table: string): void {
   const file = join(projectRoot, 'BENCHMARKS.md');
   const { machine, settings } = results;
   const about = `Latest full run: ${results.date}, on ${machine.cpus} cores (${machine.cpuModel}), ${machine.memoryGb} GB, Node ${machine.node}; ${settings.rounds} interleaved rounds of ${settings.durationSec} s, ${settings.connections} connections, medians.`;
-  const markdown = readFileSync(file, 'utf8').replace(/<!-- results -->[\s\S]*<!-- \/results -->/, `<!-- results -->\n${about}\n\n${table}\n<!-- /results -->`);
+  const markdown = readFileSync(file, 'utf8').replace(
+    /<!-- results -->[\s\S]*<!-- \/results -->/,
+    `<!-- results -->\n${about}\n\n${table}\n<!-- /results -->`,
+  );
   writeFileSync(file, markdown);
 }

@@ -12,7 +12,15 @@ import { parseArgs } from 'node:util';
 import { projectRoot } from '../server/project-root.js';
 import type { ClientOverhead } from './client-overhead.js';
 import { captureBodies, measureFlatCost, measureThroughput, type Scenario } from './load-driver.js';
-import { measureStartup, postgresDatabase, rssMb, runToEnd, serverNodeFlags, startServer, stopServer } from './processes.js';
+import {
+  measureStartup,
+  postgresDatabase,
+  rssMb,
+  runToEnd,
+  serverNodeFlags,
+  startServer,
+  stopServer,
+} from './processes.js';
 import { type Results, resultsTable, type SubjectReport, writeTableOfRecord } from './report.js';
 import { median } from './stats.js';
 
@@ -28,14 +36,37 @@ const log = (message: string) => {
 async function benchSubject(label: string, databaseUrl: string): Promise<SubjectReport> {
   log(`[${label}] seeding (${settings.bigCount.toLocaleString('en')} versions and usage records)...`);
   const secretsKey = randomBytes(32).toString('hex');
-  const seeded = await runToEnd('dist/bench/servers/seed.js', [databaseUrl, String(settings.bigCount)], { BENCH_SECRETS_KEY: secretsKey });
+  const seeded = await runToEnd('dist/bench/servers/seed.js', [databaseUrl, String(settings.bigCount)], {
+    BENCH_SECRETS_KEY: secretsKey,
+  });
   const { managementKey, idleKeyHash, busyKeyHash, destinationId } = JSON.parse(seeded) as Record<string, string>;
-  const subject = await startServer('dist/bench/servers/subject.js', [databaseUrl], { BENCH_SECRETS_KEY: secretsKey }, serverNodeFlags);
+  const subject = await startServer(
+    'dist/bench/servers/subject.js',
+    [databaseUrl],
+    { BENCH_SECRETS_KEY: secretsKey },
+    serverNodeFlags,
+  );
   const scenarios: (Scenario & { target: number })[] = [
     { name: 'getKey', method: 'GET', path: `/api/v1/keys/${idleKeyHash}`, target: 0.8 },
-    { name: 'updateObservabilityDestination', method: 'PATCH', path: `/api/v1/observability/destinations/${destinationId}`, bodies: ['{"sampling_rate":0.5}', '{"sampling_rate":0.25}'], target: 0.5 },
-    { name: 'listPresetVersions limit=50', method: 'GET', path: '/api/v1/presets/small/versions?limit=50', target: 0.6 },
-    { name: 'listPresetVersions limit=100', method: 'GET', path: '/api/v1/presets/small/versions?limit=100', target: 0.6 },
+    {
+      name: 'updateObservabilityDestination',
+      method: 'PATCH',
+      path: `/api/v1/observability/destinations/${destinationId}`,
+      bodies: ['{"sampling_rate":0.5}', '{"sampling_rate":0.25}'],
+      target: 0.5,
+    },
+    {
+      name: 'listPresetVersions limit=50',
+      method: 'GET',
+      path: '/api/v1/presets/small/versions?limit=50',
+      target: 0.6,
+    },
+    {
+      name: 'listPresetVersions limit=100',
+      method: 'GET',
+      path: '/api/v1/presets/small/versions?limit=100',
+      target: 0.6,
+    },
   ];
   const bodiesFile = join(mkdtempSync(join(tmpdir(), 'bench-bodies-')), 'bodies.json');
   writeFileSync(bodiesFile, JSON.stringify(await captureBodies(subject.port, scenarios, managementKey ?? '')));
@@ -44,7 +75,12 @@ async function benchSubject(label: string, databaseUrl: string): Promise<Subject
     bare: await startServer('dist/bench/servers/baseline-express.js', [bodiesFile]),
     floor: await startServer('dist/bench/servers/baseline-validator.js', [bodiesFile]),
   };
-  const contenders = { raw: baselines.raw.port, bare: baselines.bare.port, floor: baselines.floor.port, subject: subject.port };
+  const contenders = {
+    raw: baselines.raw.port,
+    bare: baselines.bare.port,
+    floor: baselines.floor.port,
+    subject: subject.port,
+  };
 
   const throughput: SubjectReport['throughput'] = [];
   for (const scenario of scenarios) {
@@ -55,12 +91,26 @@ async function benchSubject(label: string, databaseUrl: string): Promise<Subject
 
   const flatCost: SubjectReport['flatCost'] = [];
   const pages: [string, string, string][] = [
-    ['page at offset 0', '/api/v1/presets/small/versions?offset=0&limit=100', '/api/v1/presets/huge/versions?offset=0&limit=100'],
-    [`page at offset ${settings.bigCount - 100}`, '/api/v1/presets/small/versions?offset=0&limit=100', `/api/v1/presets/huge/versions?offset=${settings.bigCount - 100}&limit=100`],
+    [
+      'page at offset 0',
+      '/api/v1/presets/small/versions?offset=0&limit=100',
+      '/api/v1/presets/huge/versions?offset=0&limit=100',
+    ],
+    [
+      `page at offset ${settings.bigCount - 100}`,
+      '/api/v1/presets/small/versions?offset=0&limit=100',
+      `/api/v1/presets/huge/versions?offset=${settings.bigCount - 100}&limit=100`,
+    ],
     ['getKey', `/api/v1/keys/${idleKeyHash}`, `/api/v1/keys/${busyKeyHash}`],
   ];
   for (const [measure, smallPath, largePath] of pages) {
-    const { smallMs, largeMs } = await measureFlatCost(settings, subject.port, smallPath, largePath, managementKey ?? '');
+    const { smallMs, largeMs } = await measureFlatCost(
+      settings,
+      subject.port,
+      smallPath,
+      largePath,
+      managementKey ?? '',
+    );
     flatCost.push({ measure, smallMs, largeMs, ratio: largeMs / smallMs, target: measure === 'getKey' ? 1.2 : 2 });
     log(`[${label}] flat cost, ${measure}: ${(largeMs / smallMs).toFixed(2)}x`);
   }
@@ -70,7 +120,9 @@ async function benchSubject(label: string, databaseUrl: string): Promise<Subject
 }
 
 const startedAt = Date.now();
-const subjects: SubjectReport[] = [await benchSubject('sqlite', `sqlite:${join(mkdtempSync(join(tmpdir(), 'bench-db-')), 'api.db')}`)];
+const subjects: SubjectReport[] = [
+  await benchSubject('sqlite', `sqlite:${join(mkdtempSync(join(tmpdir(), 'bench-db-')), 'api.db')}`),
+];
 if (process.env.BENCH_POSTGRES_URL) {
   const database = await postgresDatabase(process.env.BENCH_POSTGRES_URL);
   try {
@@ -93,7 +145,12 @@ const middle = clientRuns.toSorted((a, b) => a.medianRatio - b.medianRatio)[1] a
 const results: Results = {
   date: new Date().toISOString(),
   mode: quick ? 'quick' : 'full',
-  machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version },
+  machine: {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    memoryGb: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+  },
   settings,
   subjects,
   startup: { firstOkMs: startupMs, target: 1500 },

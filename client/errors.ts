@@ -27,6 +27,12 @@ export class ApiError extends Error {
     if (envelope && typeof envelope.code === 'number' && typeof envelope.message === 'string') {
       return new ApiError(response.status, envelope.code, envelope.message, envelope.metadata ?? null, response);
     }
-    return new ApiError(response.status, response.status, response.statusText || `HTTP ${response.status}`, null, response);
+    return new ApiError(
+      response.status,
+      response.status,
+      response.statusText || `HTTP ${response.status}`,
+      null,
+      response,
+    );
   }
 }

@@ -5,9 +5,9 @@ import type { components, operations, paths } from '../generated/api.js';
 import { ApiError } from './errors.js';
 import { createRetryingFetch, type RetryOptions } from './retrying-fetch.js';
 
-export { ApiError, type ErrorMetadata } from './errors.js';
-export { retryAfterMs, type RetryOptions } from './retrying-fetch.js';
 export type { components, operations, paths } from '../generated/api.js';
+export { ApiError, type ErrorMetadata } from './errors.js';
+export { type RetryOptions, retryAfterMs } from './retrying-fetch.js';
 
 export type ApiKey = components['schemas']['ApiKey'];
 export type ObservabilityDestination = components['schemas']['ObservabilityDestination'];
@@ -35,7 +35,11 @@ export interface ApiClient {
   /** The underlying openapi-fetch client, with authentication, retries and timeout applied. */
   raw: Client<paths>;
   getKey(hash: string): Promise<ApiKey>;
-  updateObservabilityDestination(id: string, body: ObservabilityDestinationUpdate, options?: { ifMatch?: string }): Promise<ObservabilityDestination>;
+  updateObservabilityDestination(
+    id: string,
+    body: ObservabilityDestinationUpdate,
+    options?: { ifMatch?: string },
+  ): Promise<ObservabilityDestination>;
   listPresetVersions(slug: string, query?: ListPresetVersionsQuery): Promise<PresetVersionPage>;
   /** Every version of a preset, in order, fetching pages lazily. */
   presetVersions(slug: string, options?: { pageSize?: number }): AsyncIterableIterator<PresetVersion>;
@@ -50,7 +54,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const raw = createClient<paths>({
     baseUrl: options.baseUrl,
-    fetch: createRetryingFetch(baseFetch, { ...(options.retry && { retry: options.retry }), ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }) }),
+    fetch: createRetryingFetch(baseFetch, {
+      ...(options.retry && { retry: options.retry }),
+      ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+    }),
     // Base headers rather than a middleware: no pass over every request.
     headers: { ...options.headers, Authorization: `Bearer ${options.apiKey}` },
   });

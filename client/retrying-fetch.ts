@@ -48,7 +48,10 @@ export function createRetryingFetch(
 
   return async (request) => {
     // Without a timeout the caller's request, signal included, goes out as it is: no copy.
-    const prepared = options.timeoutMs === undefined ? request : new Request(request, { signal: AbortSignal.any([request.signal, AbortSignal.timeout(options.timeoutMs)]) });
+    const prepared =
+      options.timeoutMs === undefined
+        ? request
+        : new Request(request, { signal: AbortSignal.any([request.signal, AbortSignal.timeout(options.timeoutMs)]) });
     for (let attempt = 1; ; attempt++) {
       // A body can be read once: while a retry may follow, each attempt sends a copy.
       const last = attempt >= attempts;

@@ -31,7 +31,10 @@ html = html
   .replace(/\s+crossorigin="anonymous"/g, '')
   .replace(cdnPattern, `./${RENDERER_NAME}`);
 // Anything the browser would fetch by itself: scripts, stylesheets, modules, fonts and images.
-const remote = /<script[^>]+src="https?:[^"]*"|<link[^>]+href="https?:[^"]*"|from\s+["']https?:[^"']*|url\(\s*["']?https?:[^)]*/.exec(html);
+const remote =
+  /<script[^>]+src="https?:[^"]*"|<link[^>]+href="https?:[^"]*"|from\s+["']https?:[^"']*|url\(\s*["']?https?:[^)]*/.exec(
+    html,
+  );
 if (remote) throw new Error(`the page still loads something remote: ${remote[0]}`);
 writeFileSync(outputFile, html);
 copyFileSync(renderer, join(outputDir, RENDERER_NAME));

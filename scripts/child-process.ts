@@ -18,11 +18,18 @@ export function collectOutput(child: ChildProcessWithoutNullStreams): Promise<Fi
 }
 
 /** Resolves with all of stdout so far once it matches; rejects when the child exits first, or after the timeout. */
-export function waitForOutput(child: ChildProcessWithoutNullStreams, pattern: RegExp, timeoutMs = 15_000): Promise<string> {
+export function waitForOutput(
+  child: ChildProcessWithoutNullStreams,
+  pattern: RegExp,
+  timeoutMs = 15_000,
+): Promise<string> {
   let output = '';
   let errors = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; stdout: ${output}; stderr: ${errors}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`timed out waiting for ${pattern}; stdout: ${output}; stderr: ${errors}`)),
+      timeoutMs,
+    );
     child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();

@@ -31,7 +31,9 @@ function parse(text: string, where: string): Record<string, unknown> {
   try {
     return parseSpecYaml(text) as Record<string, unknown>;
   } catch (err) {
-    return cannotCompare(`openapi.yaml ${where} is not valid YAML: ${(err as { reason?: string }).reason ?? (err as Error).message}`);
+    return cannotCompare(
+      `openapi.yaml ${where} is not valid YAML: ${(err as { reason?: string }).reason ?? (err as Error).message}`,
+    );
   }
 }
 const before = parse(baseText, `at ${ref}`);
@@ -44,7 +46,10 @@ try {
 const after = parse(afterText, 'in the working copy');
 const changes = await compareSpecs(before, after);
 const breaking = changes.filter((c) => c.breaking);
-for (const change of changes) console.log(`${change.breaking ? 'BREAKING  ' : 'compatible'}  ${change.where}: ${change.what}`);
+for (const change of changes)
+  console.log(`${change.breaking ? 'BREAKING  ' : 'compatible'}  ${change.where}: ${change.what}`);
 const bumped = majorVersion(after) > majorVersion(before);
-console.log(`spec:diff against ${ref}: ${changes.length} change(s), ${breaking.length} breaking${bumped ? `; info.version goes to a new major (${String((after.info as { version?: string }).version)})` : ''}.`);
+console.log(
+  `spec:diff against ${ref}: ${changes.length} change(s), ${breaking.length} breaking${bumped ? `; info.version goes to a new major (${String((after.info as { version?: string }).version)})` : ''}.`,
+);
 process.exit(breaking.length > 0 && !bumped ? 1 : 0);

@@ -7,18 +7,22 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import type { OpenApiValidatorOpts } from 'express-openapi-validator/dist/framework/types.js';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
-import { authenticate, requireKeyKind } from './http/auth.js';
-import { type DestinationType, type DestinationTypeRules, loadDestinationTypeRules } from './domain/destination-config-rules.js';
+import {
+  type DestinationType,
+  type DestinationTypeRules,
+  loadDestinationTypeRules,
+} from './domain/destination-config-rules.js';
 import type { Clock } from './domain/time.js';
+import { authenticate, requireKeyKind } from './http/auth.js';
 import { docsRouter } from './http/docs.js';
 import { envelopeBounds, errorHandler, notFoundHandler, RETRY_AFTER_SECONDS, sendError } from './http/errors.js';
-import { operationRoute } from './operations/route.js';
+import { type RateLimitOptions, rateLimitPerKey } from './http/rate-limit.js';
+import { requestLog } from './http/request-log.js';
 import { checkRequestShape, jsonBody, rejectPendingFieldErrors } from './http/request-shape.js';
 import { requestValidationErrors } from './http/validation-errors.js';
 import { type AnyHandler, bindOperations } from './operations/bind.js';
 import { operationHandlers } from './operations/index.js';
-import { type RateLimitOptions, rateLimitPerKey } from './http/rate-limit.js';
-import { requestLog } from './http/request-log.js';
+import { operationRoute } from './operations/route.js';
 import { apiBasePaths, createSpecAjv, type OpenApiDocument, specPath } from './spec.js';
 import type { Store } from './store/index.js';
 
@@ -108,11 +112,23 @@ export function createApp(deps: AppDeps): Express {
   const authenticateKey = authenticate(store, clock);
   const limitPerKey = rateLimitPerKey(rateLimit);
   for (const operation of operations) {
-    api[operation.method](operation.route, authenticateKey, limitPerKey, requireKeyKind(operation.acceptedKeyKinds), operationRoute(operation, operationDeps));
+    api[operation.method](
+      operation.route,
+      authenticateKey,
+      limitPerKey,
+      requireKeyKind(operation.acceptedKeyKinds),
+      operationRoute(operation, operationDeps),
+    );
   }
   for (const basePath of apiBasePaths(spec)) app.use(basePath, api);
 
   app.use(notFoundHandler);
-  app.use(errorHandler({ logger, bounds: envelopeBounds(spec), explainValidationErrors: requestValidationErrors(spec, createSpecAjv(spec)) }));
+  app.use(
+    errorHandler({
+      logger,
+      bounds: envelopeBounds(spec),
+      explainValidationErrors: requestValidationErrors(spec, createSpecAjv(spec)),
+    }),
+  );
   return app;
 }

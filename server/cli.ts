@@ -2,20 +2,21 @@
 // one JSON object on stdout. Raw keys are printed once, at creation, and never stored.
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config.js';
-import { describeFailure } from './failure.js';
-import { seedDemo } from './provisioning/demo.js';
-import { loadDestinationTypeRules, type ConfigValues } from './domain/destination-config-rules.js';
+import type { KeyKind } from './domain/api-keys.js';
+import { type ConfigValues, loadDestinationTypeRules } from './domain/destination-config-rules.js';
 import { FieldValidationError } from './domain/field-errors.js';
 import { createSecretBox } from './domain/secrets.js';
 import { systemClock } from './domain/time.js';
-import type { KeyKind } from './domain/api-keys.js';
+import { describeFailure } from './failure.js';
+import { seedDemo } from './provisioning/demo.js';
 import { addPresetVersion, createDestination, createKey, type NewKeyInput, recordUsage } from './provisioning/index.js';
 import { loadSpec, nodeAt, type OpenApiDocument } from './spec.js';
 import { openStore, type Store } from './store/index.js';
 
 /** The help text; the enums it lists are the spec's own. */
 function usage(spec: OpenApiDocument): string {
-  const enumOf = (pointer: string) => ((nodeAt(spec, pointer) ?? []) as unknown[]).filter((value) => value !== null).join('|');
+  const enumOf = (pointer: string) =>
+    ((nodeAt(spec, pointer) ?? []) as unknown[]).filter((value) => value !== null).join('|');
   return `Usage: npm run cli -- <command> [options]
 
 Commands:
@@ -50,7 +51,8 @@ function optionalNumber(values: Record<string, unknown>, name: string): number |
   const value = values[name];
   if (value === undefined) return undefined;
   const number = Number(value);
-  if (typeof value !== 'string' || value.trim() === '' || !Number.isFinite(number)) throw new UsageError(`--${name} must be a number`);
+  if (typeof value !== 'string' || value.trim() === '' || !Number.isFinite(number))
+    throw new UsageError(`--${name} must be a number`);
   return number;
 }
 
@@ -92,7 +94,12 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-async function run(command: string, values: Record<string, unknown>, store: Store, spec: OpenApiDocument): Promise<unknown> {
+async function run(
+  command: string,
+  values: Record<string, unknown>,
+  store: Store,
+  spec: OpenApiDocument,
+): Promise<unknown> {
   const now = systemClock();
   switch (command) {
     case 'migrate':
@@ -125,7 +132,8 @@ async function run(command: string, values: Record<string, unknown>, store: Stor
     case 'disable-key':
     case 'enable-key': {
       const hash = required(values, 'hash');
-      if (!(await store.keys.setDisabled(hash, command === 'disable-key', now))) throw new UsageError(`no key with hash ${hash}`);
+      if (!(await store.keys.setDisabled(hash, command === 'disable-key', now)))
+        throw new UsageError(`no key with hash ${hash}`);
       return { hash, disabled: command === 'disable-key' };
     }
     case 'create-destination': {
@@ -140,7 +148,9 @@ async function run(command: string, values: Record<string, unknown>, store: Stor
           enabled: values.disabled !== true,
           privacy_mode: values['privacy-mode'] === true,
           ...(values['sampling-rate'] !== undefined && { sampling_rate: optionalNumber(values, 'sampling-rate') }),
-          ...(values['api-key-hashes'] !== undefined && { api_key_hashes: String(values['api-key-hashes']).split(',').filter(Boolean) }),
+          ...(values['api-key-hashes'] !== undefined && {
+            api_key_hashes: String(values['api-key-hashes']).split(',').filter(Boolean),
+          }),
           ...(values['filter-rules'] !== undefined && { filter_rules: json(values, 'filter-rules') }),
         },
         now,
@@ -189,7 +199,9 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   const USAGE = usage(spec);
-  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
+  let parsed: ReturnType<
+    typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>
+  >;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (err) {

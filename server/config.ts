@@ -1,6 +1,7 @@
 // Environment variables, parsed and checked once at start-up.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+
 import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseDatabaseUrl } from './store/database.js';
 
@@ -35,20 +36,23 @@ const DEFAULT_DATABASE_URL = 'sqlite:./data/api.db';
 function parsePort(value: string | undefined): number {
   if (value === undefined || value === '') return 3000;
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(value)}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ConfigError(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(value)}`);
   return port;
 }
 
 function parsePositiveInteger(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined || value === '') return fallback;
   const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new ConfigError(`${name} must be a positive integer, got ${JSON.stringify(value)}`);
+  if (!Number.isInteger(number) || number < 1)
+    throw new ConfigError(`${name} must be a positive integer, got ${JSON.stringify(value)}`);
   return number;
 }
 
 export function decodeSecretsKey(value: string, source: string): Buffer {
   const key = Buffer.from(value.trim(), 'base64');
-  if (key.length !== 32) throw new ConfigError(`${source} must be 32 bytes encoded in base64 (got ${key.length} bytes)`);
+  if (key.length !== 32)
+    throw new ConfigError(`${source} must be 32 bytes encoded in base64 (got ${key.length} bytes)`);
   return key;
 }
 
@@ -59,7 +63,9 @@ export function decodeSecretsKey(value: string, source: string): Buffer {
 function resolveSecretsKey(env: NodeJS.ProcessEnv, databaseUrl: string, warn: (message: string) => void): Buffer {
   if (env.SECRETS_KEY) return decodeSecretsKey(env.SECRETS_KEY, 'SECRETS_KEY');
   if (env.NODE_ENV === 'production') {
-    throw new ConfigError('SECRETS_KEY is required when NODE_ENV=production (32 random bytes in base64, e.g. `openssl rand -base64 32`).');
+    throw new ConfigError(
+      'SECRETS_KEY is required when NODE_ENV=production (32 random bytes in base64, e.g. `openssl rand -base64 32`).',
+    );
   }
   const sqlitePath = databaseUrl.startsWith('sqlite:') ? databaseUrl.slice('sqlite:'.length) : '';
   if (sqlitePath === ':memory:') return randomBytes(32);
@@ -81,7 +87,10 @@ function checkDatabaseUrl(url: string): string {
   return url;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, warn: (message: string) => void = console.warn): Config {
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  warn: (message: string) => void = console.warn,
+): Config {
   const databaseUrl = checkDatabaseUrl(env.DATABASE_URL || DEFAULT_DATABASE_URL);
   const nodeEnv = env.NODE_ENV || 'development';
   return {

@@ -1,27 +1,28 @@
 // Process entry: read the configuration, open and migrate the store, seed the demo workspace on
 // an empty database, warm the validator, listen, and drain on SIGTERM.
 import pino from 'pino';
+import type { operations } from '../generated/api.js';
 import { createApp } from './app.js';
 import { loadConfig } from './config.js';
-import { seedDemo, type DemoSeed } from './provisioning/demo.js';
 import { loadDestinationTypeRules } from './domain/destination-config-rules.js';
 import { createSecretBox } from './domain/secrets.js';
 import { systemClock } from './domain/time.js';
 import { describeFailure } from './failure.js';
-import { loadSpec, type OpenApiDocument, operationPath } from './spec.js';
-import type { operations } from '../generated/api.js';
-import { openStore } from './store/index.js';
 import { listen } from './http/http-server.js';
-import { bindOperations } from './operations/bind.js';
-import { operationHandlers } from './operations/index.js';
 import { connectRedisRateLimitStore } from './http/rate-limit.js';
 import { warmUp } from './http/warm-up.js';
+import { bindOperations } from './operations/bind.js';
+import { operationHandlers } from './operations/index.js';
+import { type DemoSeed, seedDemo } from './provisioning/demo.js';
+import { loadSpec, type OpenApiDocument, operationPath } from './spec.js';
+import { openStore } from './store/index.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
 function demoInstructions(spec: OpenApiDocument, baseUrl: string, demo: DemoSeed): string {
   const auth = `-H 'Authorization: Bearer ${demo.management_key}'`;
-  const url = (operationId: keyof operations, parameters: Record<string, string>) => `${baseUrl}${operationPath(spec, operationId, parameters)}`;
+  const url = (operationId: keyof operations, parameters: Record<string, string>) =>
+    `${baseUrl}${operationPath(spec, operationId, parameters)}`;
   return [
     '',
     'Seeded a demo workspace. These keys are shown once and never stored:',

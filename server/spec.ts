@@ -63,7 +63,9 @@ export function loadSpec(path: string = specPath): OpenApiDocument {
     return parseSpecYaml(text) as OpenApiDocument;
   } catch (err) {
     const { reason, mark } = err as { reason?: string; mark?: { line: number; column: number } };
-    throw new ContractError(`${path} is not valid YAML: ${reason ?? (err as Error).message}${mark ? ` (line ${mark.line + 1}, column ${mark.column + 1})` : ''}`);
+    throw new ContractError(
+      `${path} is not valid YAML: ${reason ?? (err as Error).message}${mark ? ` (line ${mark.line + 1}, column ${mark.column + 1})` : ''}`,
+    );
   }
 }
 
@@ -130,7 +132,9 @@ export function specOperations(spec: OpenApiDocument): SpecOperation[] {
 /** The path part of each server URL of the spec (`/api/v1`), where the operations are served. */
 export function apiBasePaths(spec: OpenApiDocument): string[] {
   const urls = (spec.servers ?? []).map((server) => server.url);
-  const paths = (urls.length > 0 ? urls : ['/']).map((url) => new URL(url, 'http://server.invalid').pathname.replace(/\/+$/, ''));
+  const paths = (urls.length > 0 ? urls : ['/']).map((url) =>
+    new URL(url, 'http://server.invalid').pathname.replace(/\/+$/, ''),
+  );
   return [...new Set(paths)];
 }
 
@@ -139,5 +143,8 @@ export function operationPath(spec: OpenApiDocument, operationId: string, parame
   const found = specOperations(spec).find((entry) => entry.operation.operationId === operationId);
   if (!found) throw new Error(`openapi.yaml has no operation ${operationId}`);
   const [basePath = ''] = apiBasePaths(spec);
-  return basePath + found.template.replace(/\{([^}]+)\}/g, (_match, name: string) => encodeURIComponent(parameters[name] ?? ''));
+  return (
+    basePath +
+    found.template.replace(/\{([^}]+)\}/g, (_match, name: string) => encodeURIComponent(parameters[name] ?? ''))
+  );
 }

@@ -8,7 +8,10 @@ const app = express();
 app.disable('x-powered-by');
 app.use((req, res) => {
   const body = bodies[`${req.method} ${req.originalUrl}`];
-  res.status(body === undefined ? 404 : 200).type('application/json').send(body ?? '{}');
+  res
+    .status(body === undefined ? 404 : 200)
+    .type('application/json')
+    .send(body ?? '{}');
 });
 const server = app.listen(0, '127.0.0.1', () => {
   console.log(JSON.stringify({ port: (server.address() as { port: number }).port }));

@@ -16,7 +16,10 @@ app.use(express.json());
 app.use(OpenApiValidator.middleware(validatorOptions(loadSpec(), false)));
 app.use((req, res) => {
   const body = bodies[`${req.method} ${req.originalUrl}`];
-  res.status(body === undefined ? 404 : 200).type('application/json').send(body ?? '{}');
+  res
+    .status(body === undefined ? 404 : 200)
+    .type('application/json')
+    .send(body ?? '{}');
 });
 app.use((err: { status?: number }, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
   res.status(err.status ?? 500).json({ error: String(err) });

@@ -8,12 +8,21 @@ import { openDatabase, parseDatabaseUrl } from '../../server/store/database.js';
 
 const CHUNK = 500;
 
-export async function bulkPresetVersions(databaseUrl: string, workspaceId: string, slug: string, count: number, now: Date): Promise<void> {
+export async function bulkPresetVersions(
+  databaseUrl: string,
+  workspaceId: string,
+  slug: string,
+  count: number,
+  now: Date,
+): Promise<void> {
   const { db } = await openDatabase(parseDatabaseUrl(databaseUrl));
   const at = now.toISOString();
   const presetId = randomUUID();
   await db.transaction().execute(async (trx) => {
-    await trx.insertInto('presets').values({ id: presetId, workspace_id: workspaceId, slug, name: slug, version_count: count, created_at: at }).execute();
+    await trx
+      .insertInto('presets')
+      .values({ id: presetId, workspace_id: workspaceId, slug, name: slug, version_count: count, created_at: at })
+      .execute();
     for (let first = 1; first <= count; first += CHUNK) {
       const rows = Array.from({ length: Math.min(CHUNK, count - first + 1) }, (_, i) => ({
         id: randomUUID(),
@@ -43,8 +52,16 @@ export async function bulkUsage(databaseUrl: string, keyId: string, records: num
   const { db } = await openDatabase(parseDatabaseUrl(databaseUrl));
   await db.transaction().execute(async (trx) => {
     const rows = [...days].map(([day, usage]) => ({ key_id: keyId, day, usage, byok_usage: 0 }));
-    for (let first = 0; first < rows.length; first += CHUNK) await trx.insertInto('key_usage_daily').values(rows.slice(first, first + CHUNK)).execute();
-    await trx.updateTable('api_keys').set({ usage_total: sql`usage_total + ${total}` }).where('id', '=', keyId).execute();
+    for (let first = 0; first < rows.length; first += CHUNK)
+      await trx
+        .insertInto('key_usage_daily')
+        .values(rows.slice(first, first + CHUNK))
+        .execute();
+    await trx
+      .updateTable('api_keys')
+      .set({ usage_total: sql`usage_total + ${total}` })
+      .where('id', '=', keyId)
+      .execute();
   });
   await db.destroy();
 }

@@ -1,8 +1,9 @@
 // Seeds the benchmark's database in a process of its own, so that the server's memory holds only
 // what serving takes. Prints what the harness needs as one JSON line.
 // Usage: seed.ts <database-url> <big-count>, with BENCH_SECRETS_KEY (hex, 32 bytes) set.
-import { createSecretBox } from '../../server/domain/secrets.js';
+
 import { loadDestinationTypeRules } from '../../server/domain/destination-config-rules.js';
+import { createSecretBox } from '../../server/domain/secrets.js';
 import { utcDay } from '../../server/domain/time.js';
 import { addPresetVersion, createDestination, createKey } from '../../server/provisioning/index.js';
 import { loadSpec } from '../../server/spec.js';
@@ -15,16 +16,43 @@ const store = await openStore(databaseUrl, createSecretBox(Buffer.from(process.e
 const now = new Date();
 const workspace = await store.workspaces.create('Bench', now);
 const management = await createKey(store, { workspaceId: workspace.id, name: 'Bench admin', kind: 'management' }, now);
-const idle = await createKey(store, { workspaceId: workspace.id, name: 'No usage', kind: 'standard', limit: 100, limitReset: 'monthly' }, now);
-const busy = await createKey(store, { workspaceId: workspace.id, name: 'Much usage', kind: 'standard', limit: 100, limitReset: 'monthly' }, now);
+const idle = await createKey(
+  store,
+  { workspaceId: workspace.id, name: 'No usage', kind: 'standard', limit: 100, limitReset: 'monthly' },
+  now,
+);
+const busy = await createKey(
+  store,
+  { workspaceId: workspace.id, name: 'Much usage', kind: 'standard', limit: 100, limitReset: 'monthly' },
+  now,
+);
 const destination = await createDestination(
   store,
   loadDestinationTypeRules(loadSpec()),
-  { workspaceId: workspace.id, type: 'langfuse', name: 'Bench', config: { baseUrl: 'https://cloud.langfuse.com', publicKey: 'pk-lf-bench-0123456789', secretKey: 'sk-lf-bench-0123456789' } },
+  {
+    workspaceId: workspace.id,
+    type: 'langfuse',
+    name: 'Bench',
+    config: {
+      baseUrl: 'https://cloud.langfuse.com',
+      publicKey: 'pk-lf-bench-0123456789',
+      secretKey: 'sk-lf-bench-0123456789',
+    },
+  },
   now,
 );
 for (let i = 1; i <= 100; i++) {
-  await addPresetVersion(store, { workspaceId: workspace.id, slug: 'small', config: { model: 'openai/gpt-4o-mini', temperature: 0.2 }, systemPrompt: `Version ${i}`, creatorId: 'user_bench' }, now);
+  await addPresetVersion(
+    store,
+    {
+      workspaceId: workspace.id,
+      slug: 'small',
+      config: { model: 'openai/gpt-4o-mini', temperature: 0.2 },
+      systemPrompt: `Version ${i}`,
+      creatorId: 'user_bench',
+    },
+    now,
+  );
 }
 if (bigCount > 0) {
   await bulkPresetVersions(databaseUrl, workspace.id, 'huge', bigCount, now);

@@ -8,15 +8,24 @@ import { createApp } from '../../server/app.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { systemClock } from '../../server/domain/time.js';
 import { UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
+import { warmUp } from '../../server/http/warm-up.js';
 import { loadSpec } from '../../server/spec.js';
 import { openStore } from '../../server/store/index.js';
-import { warmUp } from '../../server/http/warm-up.js';
 
 const [databaseUrl = ''] = process.argv.slice(2);
 const spec = loadSpec();
-const store = await openStore(databaseUrl, createSecretBox(Buffer.from(process.env.BENCH_SECRETS_KEY ?? '', 'hex')), { poolSize: 10 });
+const store = await openStore(databaseUrl, createSecretBox(Buffer.from(process.env.BENCH_SECRETS_KEY ?? '', 'hex')), {
+  poolSize: 10,
+});
 const logger = pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: true }));
-const app = createApp({ store, clock: systemClock, logger, spec, validateResponses: false, rateLimit: UNREACHABLE_RATE_LIMIT });
+const app = createApp({
+  store,
+  clock: systemClock,
+  logger,
+  spec,
+  validateResponses: false,
+  rateLimit: UNREACHABLE_RATE_LIMIT,
+});
 await warmUp(app, spec);
 const server = app.listen(0, '127.0.0.1');
 await once(server, 'listening');

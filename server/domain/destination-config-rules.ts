@@ -52,7 +52,11 @@ export function loadDestinationTypeRules(spec: OpenApiDocument): ReadonlyMap<Des
     rules.set(type, {
       type,
       keys: new Set(Object.keys(properties)),
-      secretKeys: new Set(Object.entries(properties).filter(([, p]) => isSecret(spec, p)).map(([key]) => key)),
+      secretKeys: new Set(
+        Object.entries(properties)
+          .filter(([, p]) => isSecret(spec, p))
+          .map(([key]) => key),
+      ),
       validate(config, pathPrefix) {
         return validate(config) ? [] : fieldErrors(validate, pathPrefix);
       },
@@ -62,7 +66,10 @@ export function loadDestinationTypeRules(spec: OpenApiDocument): ReadonlyMap<Des
 }
 
 /** The rules of a type; a type the spec lacks is a bug of the server (its rows come from provisioning). */
-export function configRulesOf(rules: ReadonlyMap<DestinationType, DestinationTypeRules>, type: DestinationType): DestinationTypeRules {
+export function configRulesOf(
+  rules: ReadonlyMap<DestinationType, DestinationTypeRules>,
+  type: DestinationType,
+): DestinationTypeRules {
   const found = rules.get(type);
   if (!found) throw new Error(`openapi.yaml has no config schema for destination type ${type}`);
   return found;

@@ -4,7 +4,12 @@
 // decided, in one transaction.
 import { isDeepStrictEqual } from 'node:util';
 import type { components } from '../../generated/api.js';
-import { type ConfigValues, type DestinationType, type DestinationTypeRules, HEADERS_KEY } from './destination-config-rules.js';
+import {
+  type ConfigValues,
+  type DestinationType,
+  type DestinationTypeRules,
+  HEADERS_KEY,
+} from './destination-config-rules.js';
 import { destinationEtag, ifMatchSatisfied } from './etag.js';
 import { type FieldError, FieldValidationError } from './field-errors.js';
 import { looksMasked, maskSecret } from './masking.js';
@@ -13,7 +18,10 @@ type Destination = components['schemas']['ObservabilityDestination'];
 type DestinationUpdate = components['schemas']['ObservabilityDestinationUpdate'];
 
 /** What a PATCH can change; the config with its secrets in clear. */
-export type DestinationState = Pick<Destination, 'name' | 'enabled' | 'privacy_mode' | 'sampling_rate' | 'api_key_hashes' | 'filter_rules'> & {
+export type DestinationState = Pick<
+  Destination,
+  'name' | 'enabled' | 'privacy_mode' | 'sampling_rate' | 'api_key_hashes' | 'filter_rules'
+> & {
   config: ConfigValues;
 };
 
@@ -35,19 +43,30 @@ export interface DestinationUpdateRequest {
   changes: DestinationUpdate;
 }
 
-export type UpdateDecision = { outcome: 'stale' } | { outcome: 'unchanged' } | { outcome: 'changed'; next: DestinationState };
+export type UpdateDecision =
+  | { outcome: 'stale' }
+  | { outcome: 'unchanged' }
+  | { outcome: 'changed'; next: DestinationState };
 
 const SCALAR_FIELDS = ['name', 'enabled', 'privacy_mode', 'sampling_rate'] as const;
 
 function resolveSecret(stored: string | undefined, incoming: string, path: string, errors: FieldError[]): string {
   if (stored !== undefined && incoming === maskSecret(stored)) return stored;
   if (looksMasked(incoming)) {
-    errors.push({ path, message: 'looks like a masked value; send the full secret, or the value exactly as returned to keep it' });
+    errors.push({
+      path,
+      message: 'looks like a masked value; send the full secret, or the value exactly as returned to keep it',
+    });
   }
   return incoming;
 }
 
-function mergeConfig(current: ConfigValues, update: NonNullable<DestinationUpdate['config']>, rules: DestinationTypeRules, errors: FieldError[]): ConfigValues {
+function mergeConfig(
+  current: ConfigValues,
+  update: NonNullable<DestinationUpdate['config']>,
+  rules: DestinationTypeRules,
+  errors: FieldError[],
+): ConfigValues {
   const next: ConfigValues = { ...current };
   for (const [key, value] of Object.entries(update)) {
     const path = `/body/config/${key}`;
@@ -64,7 +83,9 @@ function mergeConfig(current: ConfigValues, update: NonNullable<DestinationUpdat
       );
     } else if (typeof value === 'string') {
       const stored = current[key];
-      next[key] = rules.secretKeys.has(key) ? resolveSecret(typeof stored === 'string' ? stored : undefined, value, path, errors) : value;
+      next[key] = rules.secretKeys.has(key)
+        ? resolveSecret(typeof stored === 'string' ? stored : undefined, value, path, errors)
+        : value;
     }
   }
   errors.push(...rules.validate(next, '/body/config'));
@@ -76,8 +97,13 @@ function mergeConfig(current: ConfigValues, update: NonNullable<DestinationUpdat
  * otherwise the merged state, or unchanged when the merge changes no value. Throws
  * FieldValidationError naming every field that breaks a rule of the destination's type.
  */
-export function decideDestinationUpdate(current: StoredDestination, request: DestinationUpdateRequest, rules: DestinationTypeRules): UpdateDecision {
-  if (request.ifMatch !== undefined && !ifMatchSatisfied(request.ifMatch, destinationEtag(current.revision))) return { outcome: 'stale' };
+export function decideDestinationUpdate(
+  current: StoredDestination,
+  request: DestinationUpdateRequest,
+  rules: DestinationTypeRules,
+): UpdateDecision {
+  if (request.ifMatch !== undefined && !ifMatchSatisfied(request.ifMatch, destinationEtag(current.revision)))
+    return { outcome: 'stale' };
   const { changes } = request;
   const errors: FieldError[] = [];
   const next: DestinationState = { ...current.state };

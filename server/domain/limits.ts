@@ -5,7 +5,14 @@ type ApiKey = components['schemas']['ApiKey'];
 
 export type UsageFigures = Pick<
   ApiKey,
-  'usage' | 'usage_daily' | 'usage_weekly' | 'usage_monthly' | 'byok_usage' | 'byok_usage_daily' | 'byok_usage_weekly' | 'byok_usage_monthly'
+  | 'usage'
+  | 'usage_daily'
+  | 'usage_weekly'
+  | 'usage_monthly'
+  | 'byok_usage'
+  | 'byok_usage_daily'
+  | 'byok_usage_weekly'
+  | 'byok_usage_monthly'
 >;
 
 export function limitRemaining(

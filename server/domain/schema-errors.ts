@@ -5,8 +5,8 @@
 // (a discriminating enum, such as `operator`) is explained by the branch that value selects, and a
 // nullable `oneOf` by its non-null branch. Everything else is Ajv's own verdict, level by level.
 import type { Ajv2020, ErrorObject } from 'ajv/dist/2020.js';
-import type { FieldError } from './field-errors.js';
 import { escapePointer, type JsonObject, nodeAt, type OpenApiDocument, SPEC_SCHEMA_ID } from '../spec.js';
+import type { FieldError } from './field-errors.js';
 
 type Schema = JsonObject;
 
@@ -31,7 +31,10 @@ function describeFailure(error: ErrorObject, path: string): FieldError {
     case 'enum':
       return { path, message: `must be one of: ${(params.allowedValues as unknown[]).map(String).join(', ')}` };
     default:
-      return { path: error.propertyName === undefined ? path : `${path}/${error.propertyName}`, message: error.message ?? 'is invalid' };
+      return {
+        path: error.propertyName === undefined ? path : `${path}/${error.propertyName}`,
+        message: error.message ?? 'is invalid',
+      };
   }
 }
 
@@ -64,8 +67,12 @@ export function schemaExplainer(spec: OpenApiDocument, ajv: Ajv2020): SchemaExpl
   /** The property whose enum tells the branches apart, when every branch declares one. */
   function discriminatingProperty(branches: Schema[]): string | undefined {
     const [first, ...rest] = branches;
-    const candidates = Object.entries((first?.properties ?? {}) as Record<string, Schema>).filter(([, p]) => Array.isArray(p.enum));
-    return candidates.find(([name]) => rest.every((b) => Array.isArray(((b.properties ?? {}) as Record<string, Schema>)[name]?.enum)))?.[0];
+    const candidates = Object.entries((first?.properties ?? {}) as Record<string, Schema>).filter(([, p]) =>
+      Array.isArray(p.enum),
+    );
+    return candidates.find(([name]) =>
+      rest.every((b) => Array.isArray(((b.properties ?? {}) as Record<string, Schema>)[name]?.enum)),
+    )?.[0];
   }
 
   function explainOneOf(pointer: string, schema: Schema, value: unknown, path: string): FieldError[] {
@@ -88,10 +95,18 @@ export function schemaExplainer(spec: OpenApiDocument, ajv: Ajv2020): SchemaExpl
     const chosen = fitting.find((branch) => enumOf(branch.schema).includes(tagValue));
     if (!chosen) {
       const allowed = fitting.flatMap((branch) => enumOf(branch.schema)).map(String);
-      const tagError = { path: `${path}/${tag}`, message: tagValue === undefined ? 'is required' : `must be one of: ${allowed.join(', ')}` };
+      const tagError = {
+        path: `${path}/${tag}`,
+        message: tagValue === undefined ? 'is required' : `must be one of: ${allowed.join(', ')}`,
+      };
       const common = Object.entries(value).filter(([name]) => name !== tag && sameEverywhere(name));
       const first = fitting[0]?.pointer ?? pointer;
-      return [tagError, ...common.flatMap(([name, child]) => explain(`${first}/properties/${escapePointer(name)}`, child, `${path}/${name}`))];
+      return [
+        tagError,
+        ...common.flatMap(([name, child]) =>
+          explain(`${first}/properties/${escapePointer(name)}`, child, `${path}/${name}`),
+        ),
+      ];
     }
     const context = ` with ${tag} ${String(tagValue)}`;
     return explain(chosen.pointer, value, path).map((error) => {
@@ -105,7 +120,9 @@ export function schemaExplainer(spec: OpenApiDocument, ajv: Ajv2020): SchemaExpl
   function rawErrors(pointer: string, value: unknown, path: string): FieldError[] {
     const validate = validatorAt(pointer);
     validate(value);
-    return (validate.errors ?? []).filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'propertyNames').map((e) => describeFailure(e, `${path}${e.instancePath}`));
+    return (validate.errors ?? [])
+      .filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'propertyNames')
+      .map((e) => describeFailure(e, `${path}${e.instancePath}`));
   }
 
   function explain(pointer: string, value: unknown, path: string): FieldError[] {
@@ -123,12 +140,15 @@ export function schemaExplainer(spec: OpenApiDocument, ajv: Ajv2020): SchemaExpl
     const properties = (schema.properties ?? {}) as Record<string, Schema>;
     if (isPlainObject(value)) {
       for (const [name, child] of Object.entries(value)) {
-        if (Object.hasOwn(properties, name)) errors.push(...explain(`${resolved.pointer}/properties/${escapePointer(name)}`, child, `${path}/${name}`));
-        else if (typeof schema.additionalProperties === 'object') errors.push(...explain(`${resolved.pointer}/additionalProperties`, child, `${path}/${name}`));
+        if (Object.hasOwn(properties, name))
+          errors.push(...explain(`${resolved.pointer}/properties/${escapePointer(name)}`, child, `${path}/${name}`));
+        else if (typeof schema.additionalProperties === 'object')
+          errors.push(...explain(`${resolved.pointer}/additionalProperties`, child, `${path}/${name}`));
       }
     }
     if (Array.isArray(value) && typeof schema.items === 'object') {
-      for (const [index, item] of value.entries()) errors.push(...explain(`${resolved.pointer}/items`, item, `${path}/${index}`));
+      for (const [index, item] of value.entries())
+        errors.push(...explain(`${resolved.pointer}/items`, item, `${path}/${index}`));
     }
     return errors;
   }

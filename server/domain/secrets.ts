@@ -18,7 +18,8 @@ function keyId(key: Buffer): string {
 
 /** `current` seals; `previous` keys only open what they sealed before a rotation. */
 export function createSecretBox(current: Buffer, previous: Buffer[] = []): SecretBox {
-  for (const key of [current, ...previous]) if (key.length !== 32) throw new Error('secret keys must be 32 bytes (base64-encoded)');
+  for (const key of [current, ...previous])
+    if (key.length !== 32) throw new Error('secret keys must be 32 bytes (base64-encoded)');
   const currentId = keyId(current);
   const keys = new Map([...previous, current].map((key) => [keyId(key), key]));
   return {
@@ -26,11 +27,23 @@ export function createSecretBox(current: Buffer, previous: Buffer[] = []): Secre
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', current, iv);
       const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-      return [VERSION, currentId, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ciphertext.toString('base64url')].join('.');
+      return [
+        VERSION,
+        currentId,
+        iv.toString('base64url'),
+        cipher.getAuthTag().toString('base64url'),
+        ciphertext.toString('base64url'),
+      ].join('.');
     },
     open(sealed) {
       const [version, id, iv, tag, ciphertext] = sealed.split('.');
-      if (version !== VERSION || id === undefined || iv === undefined || tag === undefined || ciphertext === undefined) {
+      if (
+        version !== VERSION ||
+        id === undefined ||
+        iv === undefined ||
+        tag === undefined ||
+        ciphertext === undefined
+      ) {
         throw new Error('unrecognised sealed secret');
       }
       const key = keys.get(id);

@@ -1,10 +1,10 @@
 // Bearer key -> calling key, workspace and kind. Only the SHA-256 hash of a key is ever stored.
 import type { RequestHandler } from 'express';
+import type { Caller, KeyKind } from '../domain/api-keys.js';
 import { API_KEY_PATTERN, hashApiKey } from '../domain/api-keys.js';
 import type { Clock } from '../domain/time.js';
-import { HttpError } from './errors.js';
-import type { Caller, KeyKind } from '../domain/api-keys.js';
 import type { Store } from '../store/index.js';
+import { HttpError } from './errors.js';
 
 declare global {
   namespace Express {
@@ -25,9 +25,11 @@ function unauthorized(message: string, tokenGiven: boolean): HttpError {
 export function authenticate(store: Store, clock: Clock): RequestHandler {
   return async (req, res, next) => {
     const header = req.get('authorization');
-    if (header === undefined || header === '') throw unauthorized('Missing API key: send Authorization: Bearer <API key>.', false);
+    if (header === undefined || header === '')
+      throw unauthorized('Missing API key: send Authorization: Bearer <API key>.', false);
     const token = BEARER_PATTERN.exec(header)?.[1];
-    if (token === undefined || !API_KEY_PATTERN.test(token)) throw unauthorized('Malformed API key: send Authorization: Bearer <API key>.', true);
+    if (token === undefined || !API_KEY_PATTERN.test(token))
+      throw unauthorized('Malformed API key: send Authorization: Bearer <API key>.', true);
     const key = await store.keys.findByHash(hashApiKey(token));
     if (!key || key.disabled || (key.expires_at !== null && key.expires_at <= clock().toISOString())) {
       throw unauthorized('Invalid API key: it is unknown, disabled or expired.', true);
@@ -41,7 +43,8 @@ export function authenticate(store: Store, clock: Clock): RequestHandler {
 export function requireKeyKind(accepted: readonly KeyKind[]): RequestHandler {
   const message = `This operation needs a ${accepted.join(' or ')} key.`;
   return (_req, res, next) => {
-    if (!accepted.includes(res.locals.caller.kind)) throw new HttpError(403, message, { accepted_key_kinds: [...accepted] });
+    if (!accepted.includes(res.locals.caller.kind))
+      throw new HttpError(403, message, { accepted_key_kinds: [...accepted] });
     next();
   };
 }

@@ -3,8 +3,8 @@
 import { existsSync } from 'node:fs';
 import express, { Router } from 'express';
 import helmet from 'helmet';
-import { sendError } from './errors.js';
 import { docsDir } from '../project-root.js';
+import { sendError } from './errors.js';
 
 export function docsRouter(dir: string = docsDir): Router {
   const router = Router();

@@ -78,12 +78,22 @@ interface ValidatorError {
 }
 
 function isValidatorError(err: unknown): err is ValidatorError {
-  return typeof err === 'object' && err !== null && typeof (err as ValidatorError).status === 'number' && Array.isArray((err as ValidatorError).errors);
+  return (
+    typeof err === 'object' &&
+    err !== null &&
+    typeof (err as ValidatorError).status === 'number' &&
+    Array.isArray((err as ValidatorError).errors)
+  );
 }
 
 /** Errors of the JSON body parser carry a `type`; see the body-parser documentation. */
 function isBodyParserError(err: unknown): err is { type: string; status: number; limit?: number } {
-  return typeof err === 'object' && err !== null && typeof (err as { type?: unknown }).type === 'string' && typeof (err as { status?: unknown }).status === 'number';
+  return (
+    typeof err === 'object' &&
+    err !== null &&
+    typeof (err as { type?: unknown }).type === 'string' &&
+    typeof (err as { status?: unknown }).status === 'number'
+  );
 }
 
 const VALIDATOR_MESSAGES: Record<number, string> = {
@@ -106,7 +116,9 @@ function toHttpError(err: unknown, req: Request, explain: ValidationErrorsExplai
   if (err instanceof HttpError) return err;
   if (err instanceof FieldValidationError) return validationError(err.errors);
   if (isDatabaseUnavailable(err)) {
-    return new HttpError(503, 'Service temporarily unavailable; retry later.', null, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
+    return new HttpError(503, 'Service temporarily unavailable; retry later.', null, {
+      'Retry-After': String(RETRY_AFTER_SECONDS),
+    });
   }
   if (isBodyParserError(err)) {
     switch (err.type) {
@@ -123,10 +135,16 @@ function toHttpError(err: unknown, req: Request, explain: ValidationErrorsExplai
   }
   if (isValidatorError(err) && err.status >= 400 && err.status < 500) {
     if (err.status === 400) {
-      return validationError(explain(req, (err.errors ?? []).map((e) => ({ path: envelopePath(e.path), message: e.message ?? 'is invalid' }))));
+      return validationError(
+        explain(
+          req,
+          (err.errors ?? []).map((e) => ({ path: envelopePath(e.path), message: e.message ?? 'is invalid' })),
+        ),
+      );
     }
     const message = VALIDATOR_MESSAGES[err.status] ?? err.message;
-    const headers: Record<string, string> = err.status === 405 && err.headers?.Allow ? { Allow: err.headers.Allow } : {};
+    const headers: Record<string, string> =
+      err.status === 405 && err.headers?.Allow ? { Allow: err.headers.Allow } : {};
     return new HttpError(err.status, message, null, headers);
   }
   return undefined;
@@ -134,8 +152,13 @@ function toHttpError(err: unknown, req: Request, explain: ValidationErrorsExplai
 
 function bounded(error: HttpError, bounds: EnvelopeBounds): { message: string; metadata: ErrorMetadata | null } {
   const { metadata } = error;
-  const errors = metadata?.errors?.slice(0, bounds.fieldErrors).map((e) => ({ path: clip(e.path, bounds.fieldPath), message: clip(e.message, bounds.fieldMessage) }));
-  return { message: clip(error.message, bounds.message), metadata: metadata && errors ? { ...metadata, errors } : metadata };
+  const errors = metadata?.errors
+    ?.slice(0, bounds.fieldErrors)
+    .map((e) => ({ path: clip(e.path, bounds.fieldPath), message: clip(e.message, bounds.fieldMessage) }));
+  return {
+    message: clip(error.message, bounds.message),
+    metadata: metadata && errors ? { ...metadata, errors } : metadata,
+  };
 }
 
 export interface ErrorHandlerOptions {

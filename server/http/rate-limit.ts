@@ -31,7 +31,9 @@ export function rateLimitPerKey({ windowMs, limit, store }: RateLimitOptions): R
     handler: (req) => {
       const resetTime = (req as { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
       const seconds = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + windowMs) - Date.now()) / 1000));
-      throw new HttpError(429, 'Too many requests for this key; retry after the delay in Retry-After.', null, { 'Retry-After': String(seconds) });
+      throw new HttpError(429, 'Too many requests for this key; retry after the delay in Retry-After.', null, {
+        'Retry-After': String(seconds),
+      });
     },
   });
 }
@@ -48,6 +50,9 @@ export async function connectRedisRateLimitStore(url: string, prefix = 'rate-lim
   const client = createClient({ url });
   client.on('error', () => undefined);
   await client.connect();
-  const store = new RedisStore({ prefix, sendCommand: (...args: string[]) => client.sendCommand(args) as Promise<RedisReply> });
+  const store = new RedisStore({
+    prefix,
+    sendCommand: (...args: string[]) => client.sendCommand(args) as Promise<RedisReply>,
+  });
   return { store, close: async () => void (await client.quit()) };
 }

@@ -20,7 +20,11 @@ export function requestLog(logger: Logger): RequestHandler {
       const finished = res.writableFinished;
       // A 5xx is a warning here: the error handler logs the cause of a 500 as an error.
       const level = status >= 500 || !finished ? 'warn' : 'info';
-      const line = { req: { id, method: req.method, path }, res: { status }, responseTime: Math.round(performance.now() - startedAt) };
+      const line = {
+        req: { id, method: req.method, path },
+        res: { status },
+        responseTime: Math.round(performance.now() - startedAt),
+      };
       logger[level](finished ? line : { ...line, aborted: true }, `${req.method} ${status}`);
     });
     next();

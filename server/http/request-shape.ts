@@ -51,7 +51,9 @@ interface QueryInteger {
 function queryIntegers(operation: OpenApiOperation): QueryInteger[] {
   return (operation.parameters ?? []).flatMap((parameter) => {
     const types = schemaTypes(parameter.schema);
-    return parameter.in === 'query' && types.includes('integer') ? [{ name: parameter.name, nullable: types.includes('null') }] : [];
+    return parameter.in === 'query' && types.includes('integer')
+      ? [{ name: parameter.name, nullable: types.includes('null') }]
+      : [];
   });
 }
 
@@ -74,7 +76,8 @@ export function checkRequestShape(spec: OpenApiDocument): RequestHandler {
     const errors: FieldError[] = [];
     for (const { name, nullable } of integers) {
       for (const value of query.getAll(name)) {
-        if (!INTEGER_LITERAL.test(value) && !(nullable && value === '')) errors.push({ path: `/query/${name}`, message: 'must be an integer written in digits' });
+        if (!INTEGER_LITERAL.test(value) && !(nullable && value === ''))
+          errors.push({ path: `/query/${name}`, message: 'must be an integer written in digits' });
       }
     }
     if (errors.length > 0) pending.set(req, errors);

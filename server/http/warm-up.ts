@@ -11,10 +11,14 @@ function exampleRequests(spec: OpenApiDocument): { method: string; path: string;
   return Object.entries(spec.paths).flatMap(([template, item]) =>
     Object.entries(item).map(([method, operation]) => {
       const path = template.replace(/\{([^}]+)\}/g, (_match, name: string) => {
-        const parameter = operation.parameters?.find((p) => p.in === 'path' && p.name === name) as (JsonObject & { example?: unknown }) | undefined;
+        const parameter = operation.parameters?.find((p) => p.in === 'path' && p.name === name) as
+          | (JsonObject & { example?: unknown })
+          | undefined;
         return encodeURIComponent(String(parameter?.example ?? name));
       });
-      const examples = operation.requestBody?.content['application/json'] as { examples?: Record<string, { value: unknown }> } | undefined;
+      const examples = operation.requestBody?.content['application/json'] as
+        | { examples?: Record<string, { value: unknown }> }
+        | undefined;
       const body = examples?.examples ? JSON.stringify(Object.values(examples.examples)[0]?.value ?? {}) : undefined;
       return { method: method.toUpperCase(), path: `${prefix}${path}`, ...(body !== undefined && { body }) };
     }),

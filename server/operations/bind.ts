@@ -2,8 +2,16 @@
 // mounting it takes: the Express route of its path template, the key kinds its security
 // requirement accepts, the header parameters it declares. Any mismatch between the spec and the
 // handlers is a ContractError naming every operationId concerned, on one line.
-import { ContractError, type JsonObject, type OpenApiDocument, type OpenApiOperation, type SpecOperation, specOperations } from '../spec.js';
+
 import type { KeyKind } from '../domain/api-keys.js';
+import {
+  ContractError,
+  type JsonObject,
+  type OpenApiDocument,
+  type OpenApiOperation,
+  type SpecOperation,
+  specOperations,
+} from '../spec.js';
 import type { OperationDeps } from './types.js';
 
 /** A handler of some operation; its request type is checked where the table is written (index.ts). */
@@ -35,7 +43,12 @@ function expressRoute(template: string, problems: string[], where: string): stri
   return route + literal(rest);
 }
 
-function acceptedKeyKinds(spec: OpenApiDocument, operation: OpenApiOperation, problems: string[], where: string): KeyKind[] {
+function acceptedKeyKinds(
+  spec: OpenApiDocument,
+  operation: OpenApiOperation,
+  problems: string[],
+  where: string,
+): KeyKind[] {
   const known = ((spec.components.schemas.KeyKind as JsonObject | undefined)?.enum ?? []) as string[];
   const requirements = operation.security ?? spec.security ?? [];
   const kinds = new Set<KeyKind>();
@@ -46,7 +59,10 @@ function acceptedKeyKinds(spec: OpenApiDocument, operation: OpenApiOperation, pr
         problems.push(`${where}: security scheme ${scheme} is not an http bearer scheme of components.securitySchemes`);
       }
       // Roles within one requirement are all required; a key has one kind, so each kind is an alternative of its own.
-      if (roles.length > 1) problems.push(`${where}: requirement ${scheme}: [${roles.join(', ')}] asks a key to be of several kinds at once; list each kind as a requirement of its own`);
+      if (roles.length > 1)
+        problems.push(
+          `${where}: requirement ${scheme}: [${roles.join(', ')}] asks a key to be of several kinds at once; list each kind as a requirement of its own`,
+        );
       for (const role of roles) {
         if (known.includes(role)) kinds.add(role as KeyKind);
         else problems.push(`${where}: key kind ${JSON.stringify(role)} is not one of KeyKind (${known.join(', ')})`);
@@ -59,7 +75,10 @@ function acceptedKeyKinds(spec: OpenApiDocument, operation: OpenApiOperation, pr
   return [...kinds];
 }
 
-export function bindOperations(spec: OpenApiDocument, handlers: Readonly<Record<string, AnyHandler>>): BoundOperation[] {
+export function bindOperations(
+  spec: OpenApiDocument,
+  handlers: Readonly<Record<string, AnyHandler>>,
+): BoundOperation[] {
   const problems: string[] = [];
   const bound: BoundOperation[] = [];
   const seen = new Set<string>();
@@ -89,6 +108,7 @@ export function bindOperations(spec: OpenApiDocument, handlers: Readonly<Record<
   for (const operationId of Object.keys(handlers)) {
     if (!seen.has(operationId)) problems.push(`handler ${operationId} has no operation in openapi.yaml`);
   }
-  if (problems.length > 0) throw new ContractError(`openapi.yaml and server/operations do not match: ${problems.join('; ')}`);
+  if (problems.length > 0)
+    throw new ContractError(`openapi.yaml and server/operations do not match: ${problems.join('; ')}`);
   return bound;
 }

@@ -11,7 +11,10 @@ interface HandlerCall {
   body: unknown;
   caller: unknown;
 }
-type UntypedHandler = (request: HandlerCall, deps: OperationDeps) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
+type UntypedHandler = (
+  request: HandlerCall,
+  deps: OperationDeps,
+) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
 
 export function operationRoute(bound: BoundOperation, deps: OperationDeps): RequestHandler {
   // The table of handlers is checked against `operations` where it is written; here they are alike.
@@ -27,7 +30,10 @@ export function operationRoute(bound: BoundOperation, deps: OperationDeps): Requ
               return value === undefined ? [] : [[name, value]];
             }),
           );
-    const result = await handler({ path: req.params, query: req.query, headers, body: req.body, caller: res.locals.caller }, deps);
+    const result = await handler(
+      { path: req.params, query: req.query, headers, body: req.body, caller: res.locals.caller },
+      deps,
+    );
     if (result.headers) res.set(result.headers);
     res.status(result.status).json(result.body);
   };

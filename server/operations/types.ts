@@ -26,7 +26,11 @@ type Responses<K extends OperationId> = operations[K]['responses'];
 
 /** One of the operation's 2xx responses: its status, its body and the headers the handler sets. */
 export type OperationResult<K extends OperationId> = {
-  [S in Extract<keyof Responses<K>, SuccessStatus>]: { status: S; body: JsonContent<Responses<K>[S]>; headers?: Record<string, string> };
+  [S in Extract<keyof Responses<K>, SuccessStatus>]: {
+    status: S;
+    body: JsonContent<Responses<K>[S]>;
+    headers?: Record<string, string>;
+  };
 }[Extract<keyof Responses<K>, SuccessStatus>];
 
 /** What the handlers need, injected by createApp. */
@@ -36,7 +40,10 @@ export interface OperationDeps {
   destinationTypes: ReadonlyMap<DestinationType, DestinationTypeRules>;
 }
 
-export type Handler<K extends OperationId> = (request: OperationRequest<K>, deps: OperationDeps) => Promise<OperationResult<K>>;
+export type Handler<K extends OperationId> = (
+  request: OperationRequest<K>,
+  deps: OperationDeps,
+) => Promise<OperationResult<K>>;
 
 /** One handler per operation of the spec, and nothing else. */
 export type OperationHandlers = { [K in OperationId]: Handler<K> };

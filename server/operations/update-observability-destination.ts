@@ -34,12 +34,27 @@ export const updateObservabilityDestination: Handler<'updateObservabilityDestina
   { store, clock, destinationTypes },
 ) => {
   const rulesOf = (type: StoredDestination['type']) => configRulesOf(destinationTypes, type);
-  const updated = await store.destinations.update(caller.workspaceId, path.id, clock(), { ifMatch: headers?.['If-Match'], changes: body }, rulesOf);
+  const updated = await store.destinations.update(
+    caller.workspaceId,
+    path.id,
+    clock(),
+    { ifMatch: headers?.['If-Match'], changes: body },
+    rulesOf,
+  );
   if (!updated) throw new HttpError(404, 'No observability destination with this id in your workspace.');
   const { outcome, destination } = updated;
   const etag = destinationEtag(destination.revision);
   if (outcome === 'stale') {
-    throw new HttpError(412, 'The destination has changed since it was read (If-Match does not match its ETag).', null, { ETag: etag });
+    throw new HttpError(
+      412,
+      'The destination has changed since it was read (If-Match does not match its ETag).',
+      null,
+      { ETag: etag },
+    );
   }
-  return { status: 200, body: { data: toApiDestination(destination, rulesOf(destination.type)) }, headers: { ETag: etag } };
+  return {
+    status: 200,
+    body: { data: toApiDestination(destination, rulesOf(destination.type)) },
+    headers: { ETag: etag },
+  };
 };

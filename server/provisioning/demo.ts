@@ -1,7 +1,7 @@
 // The demo workspace: what `npm start` seeds into an empty database, and `cli seed --demo`.
 import type { DestinationType, DestinationTypeRules } from '../domain/destination-config-rules.js';
-import { addPresetVersion, createDestination, createKey, recordUsage } from './index.js';
 import type { Store } from '../store/index.js';
+import { addPresetVersion, createDestination, createKey, recordUsage } from './index.js';
 
 export interface DemoSeed {
   workspace_id: string;
@@ -17,15 +17,35 @@ export interface DemoSeed {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export async function seedDemo(store: Store, destinationTypes: ReadonlyMap<DestinationType, DestinationTypeRules>, now: Date): Promise<DemoSeed> {
+export async function seedDemo(
+  store: Store,
+  destinationTypes: ReadonlyMap<DestinationType, DestinationTypeRules>,
+  now: Date,
+): Promise<DemoSeed> {
   const workspace = await store.workspaces.create('Demo workspace', now);
-  const management = await createKey(store, { workspaceId: workspace.id, name: 'Demo management key', kind: 'management', creatorUserId: 'user_demo' }, now);
-  const standard = await createKey(
+  const management = await createKey(
     store,
-    { workspaceId: workspace.id, name: 'Demo backend', kind: 'standard', limit: 100, limitReset: 'monthly', creatorUserId: 'user_demo' },
+    { workspaceId: workspace.id, name: 'Demo management key', kind: 'management', creatorUserId: 'user_demo' },
     now,
   );
-  for (const [daysAgo, amount, byok] of [[0, 1.25, false], [2, 3.5, false], [9, 7, false], [1, 0.75, true]] as const) {
+  const standard = await createKey(
+    store,
+    {
+      workspaceId: workspace.id,
+      name: 'Demo backend',
+      kind: 'standard',
+      limit: 100,
+      limitReset: 'monthly',
+      creatorUserId: 'user_demo',
+    },
+    now,
+  );
+  for (const [daysAgo, amount, byok] of [
+    [0, 1.25, false],
+    [2, 3.5, false],
+    [9, 7, false],
+    [1, 0.75, true],
+  ] as const) {
     await recordUsage(store, { keyHash: standard.hash, amount, byok, at: new Date(now.getTime() - daysAgo * DAY_MS) });
   }
   const destination = await createDestination(
@@ -35,7 +55,11 @@ export async function seedDemo(store: Store, destinationTypes: ReadonlyMap<Desti
       workspaceId: workspace.id,
       type: 'langfuse',
       name: 'Langfuse (demo)',
-      config: { baseUrl: 'https://cloud.langfuse.com', publicKey: 'pk-lf-demo-1a2b3c4d5e6f', secretKey: 'sk-lf-demo-9f8e7d6c5b4a' },
+      config: {
+        baseUrl: 'https://cloud.langfuse.com',
+        publicKey: 'pk-lf-demo-1a2b3c4d5e6f',
+        secretKey: 'sk-lf-demo-9f8e7d6c5b4a',
+      },
     },
     now,
   );
@@ -43,7 +67,10 @@ export async function seedDemo(store: Store, destinationTypes: ReadonlyMap<Desti
   const versions = [
     { config: { model: 'openai/gpt-4o-mini', temperature: 0.2 }, systemPrompt: 'You are a concise support agent.' },
     { config: { model: 'anthropic/claude-sonnet-4', temperature: 0.4 }, systemPrompt: null },
-    { config: { model: 'anthropic/claude-sonnet-4', temperature: 0.3 }, systemPrompt: 'You are a friendly, concise support agent.' },
+    {
+      config: { model: 'anthropic/claude-sonnet-4', temperature: 0.3 },
+      systemPrompt: 'You are a friendly, concise support agent.',
+    },
   ];
   for (const version of versions) {
     await addPresetVersion(store, { workspaceId: workspace.id, slug, creatorId: 'user_demo', ...version }, now);

@@ -3,13 +3,18 @@
 // answers with, so that nothing is provisioned that the API could not return; what a schema
 // cannot say (masks, per-type config keys, URL-safe slugs) is checked here in code.
 import type { components } from '../../generated/api.js';
+import type { KeyKind } from '../domain/api-keys.js';
 import { generateApiKey } from '../domain/api-keys.js';
+import {
+  type ConfigValues,
+  type DestinationType,
+  type DestinationTypeRules,
+  HEADERS_KEY,
+} from '../domain/destination-config-rules.js';
 import type { DestinationState, StoredDestination } from '../domain/destination-update.js';
-import { type ConfigValues, type DestinationType, type DestinationTypeRules, HEADERS_KEY } from '../domain/destination-config-rules.js';
 import { type FieldError, FieldValidationError } from '../domain/field-errors.js';
 import { looksMasked } from '../domain/masking.js';
 import { schemaExplainer } from '../domain/schema-errors.js';
-import type { KeyKind } from '../domain/api-keys.js';
 import { createSpecAjv, escapePointer, loadSpec, type OpenApiDocument } from '../spec.js';
 import type { Store } from '../store/index.js';
 
@@ -31,7 +36,9 @@ function spec(): OpenApiDocument {
 function checkAgainstSpec(checks: Check[], more: FieldError[] = []): void {
   // Defaults filled in (filter rules' `enabled` and `logic`), so that what is stored is explicit.
   explainer ??= schemaExplainer(spec(), createSpecAjv(spec(), { useDefaults: true }));
-  const errors = checks.flatMap(([pointer, value, field]) => (value === undefined ? [] : explainer?.explain(pointer, value, `/${field}`) ?? []));
+  const errors = checks.flatMap(([pointer, value, field]) =>
+    value === undefined ? [] : (explainer?.explain(pointer, value, `/${field}`) ?? []),
+  );
   errors.push(...more);
   if (errors.length > 0) throw new FieldValidationError(errors);
 }
@@ -52,7 +59,11 @@ export interface NewKeyInput {
   creatorUserId?: string | null;
 }
 
-export async function createKey(store: Store, input: NewKeyInput, now: Date): Promise<{ rawKey: string; hash: string; id: string }> {
+export async function createKey(
+  store: Store,
+  input: NewKeyInput,
+  now: Date,
+): Promise<{ rawKey: string; hash: string; id: string }> {
   checkAgainstSpec([
     [apiKeyField('name'), input.name, 'name'],
     ['#/components/schemas/KeyKind', input.kind, 'kind'],
@@ -89,8 +100,15 @@ export interface NewDestinationInput extends Partial<Omit<DestinationState, 'con
 
 function maskedSecrets(config: ConfigValues, rules: DestinationTypeRules): FieldError[] {
   return Object.entries(config).flatMap(([key, value]) => {
-    const secrets = key === HEADERS_KEY && typeof value === 'object' ? Object.values(value) : rules.secretKeys.has(key) && typeof value === 'string' ? [value] : [];
-    return secrets.some(looksMasked) ? [{ path: `/config/${key}`, message: 'looks like a masked value; give the full secret' }] : [];
+    const secrets =
+      key === HEADERS_KEY && typeof value === 'object'
+        ? Object.values(value)
+        : rules.secretKeys.has(key) && typeof value === 'string'
+          ? [value]
+          : [];
+    return secrets.some(looksMasked)
+      ? [{ path: `/config/${key}`, message: 'looks like a masked value; give the full secret' }]
+      : [];
   });
 }
 
@@ -101,7 +119,8 @@ export async function createDestination(
   now: Date,
 ): Promise<StoredDestination> {
   const rules = destinationTypes.get(input.type as DestinationType);
-  if (!rules) throw new Error(`unknown destination type ${input.type}; one of: ${[...destinationTypes.keys()].join(', ')}`);
+  if (!rules)
+    throw new Error(`unknown destination type ${input.type}; one of: ${[...destinationTypes.keys()].join(', ')}`);
   const fields = ['name', 'enabled', 'privacy_mode', 'sampling_rate', 'api_key_hashes', 'filter_rules'] as const;
   checkAgainstSpec(
     fields.map((field): Check => [destinationField(field), input[field], field]),
@@ -129,7 +148,8 @@ const SLUG_PATTERN = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
 function slugSchemaPointer(): string {
   for (const [template, item] of Object.entries(spec().paths)) {
     const index = (item.get?.parameters ?? []).findIndex((p) => p.in === 'path' && p.name === 'slug');
-    if (item.get?.operationId === 'listPresetVersions' && index >= 0) return `#/paths/${escapePointer(template)}/get/parameters/${index}/schema`;
+    if (item.get?.operationId === 'listPresetVersions' && index >= 0)
+      return `#/paths/${escapePointer(template)}/get/parameters/${index}/schema`;
   }
   throw new Error('openapi.yaml has no slug parameter on listPresetVersions');
 }
@@ -146,14 +166,28 @@ export async function addPresetVersion(
       [presetVersionField('creator_id'), input.creatorId, 'creator_id'],
       [presetVersionField('system_prompt'), input.systemPrompt, 'system_prompt'],
     ],
-    SLUG_PATTERN.test(input.slug) ? [] : [{ path: '/slug', message: 'must be URL-safe: lower-case letters and digits, in words joined by - or _' }],
+    SLUG_PATTERN.test(input.slug)
+      ? []
+      : [{ path: '/slug', message: 'must be URL-safe: lower-case letters and digits, in words joined by - or _' }],
   );
-  return store.presets.addVersion(input.workspaceId, input.slug, { config: input.config, system_prompt: input.systemPrompt ?? null, creator_id: input.creatorId }, now);
+  return store.presets.addVersion(
+    input.workspaceId,
+    input.slug,
+    { config: input.config, system_prompt: input.systemPrompt ?? null, creator_id: input.creatorId },
+    now,
+  );
 }
 
-export async function recordUsage(store: Store, input: { keyHash: string; amount: number; byok: boolean; at: Date }): Promise<void> {
+export async function recordUsage(
+  store: Store,
+  input: { keyHash: string; amount: number; byok: boolean; at: Date },
+): Promise<void> {
   if (!(input.amount >= 0) || !Number.isFinite(input.amount)) throw new Error('amount must be a finite number >= 0');
   const key = await store.keys.findByHash(input.keyHash);
   if (!key) throw new Error(`no key with hash ${input.keyHash}`);
-  await store.keys.recordUsage(key.id, input.at, input.byok ? { usage: 0, byok_usage: input.amount } : { usage: input.amount, byok_usage: 0 });
+  await store.keys.recordUsage(
+    key.id,
+    input.at,
+    input.byok ? { usage: 0, byok_usage: input.amount } : { usage: input.amount, byok_usage: 0 },
+  );
 }

@@ -3,10 +3,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type LogConfig } from 'kysely';
-import type { Database } from './tables.js';
-import { kyselyDriver, type BoundQuery, type QueryDriver } from './prepared.js';
+import { CompiledQuery, Kysely, type LogConfig, PostgresDialect, SqliteDialect } from 'kysely';
+import { type BoundQuery, kyselyDriver, type QueryDriver } from './prepared.js';
 import { SqliteBooleanPlugin, toSqliteValue } from './sqlite-boolean-plugin.js';
+import type { Database } from './tables.js';
 
 export type DatabaseLocation = { kind: 'sqlite'; filename: string } | { kind: 'postgres'; url: string };
 
@@ -39,7 +39,11 @@ export interface OpenedDatabase {
 // PostgreSQL counts (bigint) and numerics come back as strings; the store converts where it reads them.
 export async function openDatabase(location: DatabaseLocation, options: DatabaseOptions = {}): Promise<OpenedDatabase> {
   const { log } = options;
-  const logQuery = typeof log === 'function' ? (sql: string, parameters: readonly unknown[]) => log({ level: 'query', query: CompiledQuery.raw(sql, [...parameters]), queryDurationMillis: 0 }) : undefined;
+  const logQuery =
+    typeof log === 'function'
+      ? (sql: string, parameters: readonly unknown[]) =>
+          log({ level: 'query', query: CompiledQuery.raw(sql, [...parameters]), queryDurationMillis: 0 })
+      : undefined;
   if (location.kind === 'postgres') {
     // Loaded only for PostgreSQL, so that the embedded database starts without it.
     const { default: pg } = await import('pg');
@@ -64,7 +68,8 @@ export async function openDatabase(location: DatabaseLocation, options: Database
           name = `prepared_${names.size + 1}`;
           names.set(sql, name);
         }
-        return (await pool.query({ name, text: sql, values: parameters, ...(arrays && { rowMode: 'array' as const }) })).rows as Row[];
+        return (await pool.query({ name, text: sql, values: parameters, ...(arrays && { rowMode: 'array' as const }) }))
+          .rows as Row[];
       },
       // A transaction holds a connection of its own; the read takes its row lock (FOR UPDATE).
       readModifyWrite: kyselyDriver(db).readModifyWrite,
@@ -79,7 +84,11 @@ export async function openDatabase(location: DatabaseLocation, options: Database
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const prepare = statementCache(sqlite);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withPrepare(sqlite, prepare) }), plugins: [new SqliteBooleanPlugin()], ...(log && { log }) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withPrepare(sqlite, prepare) }),
+    plugins: [new SqliteBooleanPlugin()],
+    ...(log && { log }),
+  });
   return { db, driver: sqliteDriver(sqlite, prepare, kyselyDriver(db, toSqliteValue), logQuery) };
 }
 
@@ -98,18 +107,23 @@ function sqliteDriver(
     return [];
   };
   // better-sqlite3 runs this as BEGIN IMMEDIATE ... COMMIT, rolling back if it throws.
-  const readModifyWrite = sqlite.transaction((read: BoundQuery, decide: (row: unknown) => { result: unknown; write?: BoundQuery }) => {
-    const { result, write } = decide(rowsOf(read)[0]);
-    if (write) rowsOf(write);
-    return result;
-  });
+  const readModifyWrite = sqlite.transaction(
+    (read: BoundQuery, decide: (row: unknown) => { result: unknown; write?: BoundQuery }) => {
+      const { result, write } = decide(rowsOf(read)[0]);
+      if (write) rowsOf(write);
+      return result;
+    },
+  );
   // Kysely holds the one connection for the whole of a transaction of its own (provisioning
   // uses them); while one is open, queries wait for it there rather than run inside it.
   return {
     async run<Row>(query: BoundQuery<Row>) {
       return sqlite.inTransaction ? throughKysely.run(query) : (rowsOf(query) as Row[]);
     },
-    async readModifyWrite<Row, T>(read: BoundQuery<Row>, decide: (row: Row | undefined) => { result: T; write?: BoundQuery }) {
+    async readModifyWrite<Row, T>(
+      read: BoundQuery<Row>,
+      decide: (row: Row | undefined) => { result: T; write?: BoundQuery },
+    ) {
       if (sqlite.inTransaction) return throughKysely.readModifyWrite(read, decide);
       return readModifyWrite.immediate(read, decide as (row: unknown) => { result: unknown; write?: BoundQuery }) as T;
     },
@@ -124,7 +138,9 @@ const STATEMENT_CACHE_SIZE = 256;
  * the least recently used dropped first past a bound. A statement's row mode is its own state:
  * a query read as arrays has a statement of its own.
  */
-function statementCache(sqlite: SqliteDatabase.Database): (source: string, arrays?: boolean) => SqliteDatabase.Statement {
+function statementCache(
+  sqlite: SqliteDatabase.Database,
+): (source: string, arrays?: boolean) => SqliteDatabase.Statement {
   const statements = new Map<string, SqliteDatabase.Statement>();
   return (source, arrays = false) => {
     const key = arrays ? `arrays:${source}` : source;
@@ -142,7 +158,10 @@ function statementCache(sqlite: SqliteDatabase.Database): (source: string, array
 }
 
 /** The database as Kysely's dialect sees it, with `prepare` going through the cache. */
-function withPrepare(sqlite: SqliteDatabase.Database, prepare: (source: string) => SqliteDatabase.Statement): SqliteDatabase.Database {
+function withPrepare(
+  sqlite: SqliteDatabase.Database,
+  prepare: (source: string) => SqliteDatabase.Statement,
+): SqliteDatabase.Database {
   return new Proxy(sqlite, {
     get(target, property) {
       if (property === 'prepare') return (source: string) => prepare(source);
@@ -155,13 +174,30 @@ function withPrepare(sqlite: SqliteDatabase.Database, prepare: (source: string) 
 const UNAVAILABLE_SQLITE_CODES = /^SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR|FULL|READONLY|NOTADB|CORRUPT)/;
 // Node's socket errors, and PostgreSQL's connection exceptions (08), too many connections (53300),
 // shutdown and recovery (57P01-57P03).
-const UNAVAILABLE_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN', '53300', '57P01', '57P02', '57P03']);
-const UNAVAILABLE_MESSAGES = /timeout exceeded when trying to connect|Connection terminated|connection.*(closed|ended)|Client has encountered a connection error/i;
+const UNAVAILABLE_NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'EAI_AGAIN',
+  '53300',
+  '57P01',
+  '57P02',
+  '57P03',
+]);
+const UNAVAILABLE_MESSAGES =
+  /timeout exceeded when trying to connect|Connection terminated|connection.*(closed|ended)|Client has encountered a connection error/i;
 
 /** Whether an error means the database cannot serve now (as opposed to a bug in a query). */
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;
   const { code, message } = err as { code?: unknown; message?: unknown };
-  if (typeof code === 'string' && (UNAVAILABLE_SQLITE_CODES.test(code) || UNAVAILABLE_NETWORK_CODES.has(code) || code.startsWith('08'))) return true;
+  if (
+    typeof code === 'string' &&
+    (UNAVAILABLE_SQLITE_CODES.test(code) || UNAVAILABLE_NETWORK_CODES.has(code) || code.startsWith('08'))
+  )
+    return true;
   return typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message);
 }

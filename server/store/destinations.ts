@@ -16,9 +16,17 @@ import { preparedQuery, type QueryDriver } from './prepared.js';
 import type { Database, DestinationsTable } from './tables.js';
 
 type DestinationRow = Selectable<DestinationsTable>;
-type DestinationColumns = Required<Pick<Insertable<DestinationsTable>, 'name' | 'enabled' | 'privacy_mode' | 'sampling_rate' | 'api_key_hashes' | 'filter_rules' | 'config_sealed'>>;
+type DestinationColumns = Required<
+  Pick<
+    Insertable<DestinationsTable>,
+    'name' | 'enabled' | 'privacy_mode' | 'sampling_rate' | 'api_key_hashes' | 'filter_rules' | 'config_sealed'
+  >
+>;
 
-export type NewDestination = { workspace_id: string; type: DestinationType } & Pick<DestinationState, 'name' | 'config'> &
+export type NewDestination = { workspace_id: string; type: DestinationType } & Pick<
+  DestinationState,
+  'name' | 'config'
+> &
   Partial<Omit<DestinationState, 'name' | 'config'>>;
 
 /** What became of an update, and the destination after it. */
@@ -31,7 +39,12 @@ function parseJson<T>(text: string | null): T | null {
   return text === null ? null : (JSON.parse(text) as T);
 }
 
-export function destinationStore(db: Kysely<Database>, driver: QueryDriver, secrets: SecretBox, { lockForUpdate }: { lockForUpdate: boolean }) {
+export function destinationStore(
+  db: Kysely<Database>,
+  driver: QueryDriver,
+  secrets: SecretBox,
+  { lockForUpdate }: { lockForUpdate: boolean },
+) {
   function fromRow(row: DestinationRow): StoredDestination {
     return {
       id: row.id,
@@ -102,14 +115,27 @@ export function destinationStore(db: Kysely<Database>, driver: QueryDriver, secr
       const at = now.toISOString();
       const row = await db
         .insertInto('destinations')
-        .values({ id: randomUUID(), workspace_id: destination.workspace_id, type: destination.type, ...toColumns(state), revision: 1, created_at: at, updated_at: at })
+        .values({
+          id: randomUUID(),
+          workspace_id: destination.workspace_id,
+          type: destination.type,
+          ...toColumns(state),
+          revision: 1,
+          created_at: at,
+          updated_at: at,
+        })
         .returningAll()
         .executeTakeFirstOrThrow();
       return fromRow(row);
     },
 
     async find(workspaceId: string, id: string): Promise<StoredDestination | undefined> {
-      const row = await db.selectFrom('destinations').selectAll().where('id', '=', id).where('workspace_id', '=', workspaceId).executeTakeFirst();
+      const row = await db
+        .selectFrom('destinations')
+        .selectAll()
+        .where('id', '=', id)
+        .where('workspace_id', '=', workspaceId)
+        .executeTakeFirst();
       return row && fromRow(row);
     },
 
@@ -123,7 +149,13 @@ export function destinationStore(db: Kysely<Database>, driver: QueryDriver, secr
       let current = 0;
       let after = '';
       for (;;) {
-        const rows = await db.selectFrom('destinations').select(['id', 'config_sealed']).where('id', '>', after).orderBy('id').limit(100).execute();
+        const rows = await db
+          .selectFrom('destinations')
+          .select(['id', 'config_sealed'])
+          .where('id', '>', after)
+          .orderBy('id')
+          .limit(100)
+          .execute();
         if (rows.length === 0) return { resealed, current };
         for (const row of rows) {
           if (secrets.isCurrent(row.config_sealed)) {
@@ -155,18 +187,21 @@ export function destinationStore(db: Kysely<Database>, driver: QueryDriver, secr
       request: DestinationUpdateRequest,
       rulesOf: (type: DestinationType) => DestinationTypeRules,
     ): Promise<UpdateOutcome | undefined> {
-      return driver.readModifyWrite<DestinationRow, UpdateOutcome | undefined>(readForUpdate.bind({ workspaceId, id }), (row) => {
-        if (!row) return { result: undefined };
-        const current = fromRow(row);
-        const decision = decideDestinationUpdate(current, request, rulesOf(current.type));
-        if (decision.outcome !== 'changed') return { result: { outcome: decision.outcome, destination: current } };
-        const changed = { revision: current.revision + 1, updated_at: now.toISOString() };
-        // What was written is the decided state: no need to read it back and decrypt it again.
-        return {
-          result: { outcome: decision.outcome, destination: { ...current, ...changed, state: decision.next } },
-          write: write.bind({ ...toColumns(decision.next), id, ...changed }),
-        };
-      });
+      return driver.readModifyWrite<DestinationRow, UpdateOutcome | undefined>(
+        readForUpdate.bind({ workspaceId, id }),
+        (row) => {
+          if (!row) return { result: undefined };
+          const current = fromRow(row);
+          const decision = decideDestinationUpdate(current, request, rulesOf(current.type));
+          if (decision.outcome !== 'changed') return { result: { outcome: decision.outcome, destination: current } };
+          const changed = { revision: current.revision + 1, updated_at: now.toISOString() };
+          // What was written is the decided state: no need to read it back and decrypt it again.
+          return {
+            result: { outcome: decision.outcome, destination: { ...current, ...changed, state: decision.next } },
+            write: write.bind({ ...toColumns(decision.next), id, ...changed }),
+          };
+        },
+      );
     },
   };
 }

@@ -1,11 +1,17 @@
 // The one store interface the handlers and the CLI use, whatever the database behind it.
 import { sql } from 'kysely';
+import type { SecretBox } from '../domain/secrets.js';
+import {
+  type DatabaseLocation,
+  type DatabaseOptions,
+  type OpenedDatabase,
+  openDatabase,
+  parseDatabaseUrl,
+} from './database.js';
 import { destinationStore } from './destinations.js';
 import { keyStore } from './keys.js';
 import { migrateToLatest } from './migrations.js';
-import { openDatabase, parseDatabaseUrl, type DatabaseLocation, type DatabaseOptions, type OpenedDatabase } from './database.js';
 import { presetStore } from './presets.js';
-import type { SecretBox } from '../domain/secrets.js';
 import { workspaceStore } from './workspaces.js';
 
 export interface Store {
@@ -19,7 +25,11 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export function createStore({ db, driver }: OpenedDatabase, secrets: SecretBox, dialect: DatabaseLocation['kind'] = 'sqlite'): Store {
+export function createStore(
+  { db, driver }: OpenedDatabase,
+  secrets: SecretBox,
+  dialect: DatabaseLocation['kind'] = 'sqlite',
+): Store {
   return {
     dialect,
     workspaces: workspaceStore(db),
@@ -37,7 +47,11 @@ export function createStore({ db, driver }: OpenedDatabase, secrets: SecretBox, 
 }
 
 /** Opens the database of DATABASE_URL, brings its schema up to date and returns the store. */
-export async function openStore(databaseUrl: string, secrets: SecretBox, options: DatabaseOptions = {}): Promise<Store> {
+export async function openStore(
+  databaseUrl: string,
+  secrets: SecretBox,
+  options: DatabaseOptions = {},
+): Promise<Store> {
   const location = parseDatabaseUrl(databaseUrl);
   const opened = await openDatabase(location, options);
   try {

@@ -7,21 +7,35 @@ import { type UsageWindows, utcDay } from '../domain/time.js';
 import { preparedQuery, type QueryDriver } from './prepared.js';
 import type { ApiKeysTable, Database } from './tables.js';
 
-export type NewApiKey = Omit<Insertable<ApiKeysTable>, 'id' | 'usage_total' | 'byok_usage_total' | 'created_at' | 'updated_at'>;
+export type NewApiKey = Omit<
+  Insertable<ApiKeysTable>,
+  'id' | 'usage_total' | 'byok_usage_total' | 'created_at' | 'updated_at'
+>;
 
 function credentials(row: Selectable<ApiKeysTable>): KeyCredentials {
-  return { id: row.id, workspace_id: row.workspace_id, kind: row.kind, disabled: Boolean(row.disabled), expires_at: row.expires_at };
+  return {
+    id: row.id,
+    workspace_id: row.workspace_id,
+    kind: row.kind,
+    disabled: Boolean(row.disabled),
+    expires_at: row.expires_at,
+  };
 }
 
 export function keyStore(db: Kysely<Database>, driver: QueryDriver) {
-  const byHash = preparedQuery(driver, (a: { hash: string }) => db.selectFrom('api_keys').selectAll().where('hash', '=', a.hash));
+  const byHash = preparedQuery(driver, (a: { hash: string }) =>
+    db.selectFrom('api_keys').selectAll().where('hash', '=', a.hash),
+  );
   // The key and its usage in the current day, week and month, in one statement: a join from the
   // key to a range of its daily buckets (at most 37 of them), summed.
-  const sumSince = (column: 'u.usage' | 'u.byok_usage', since: string) => sql<number>`coalesce(sum(case when u.day >= ${since} then ${sql.ref(column)} else 0 end), 0)`;
+  const sumSince = (column: 'u.usage' | 'u.byok_usage', since: string) =>
+    sql<number>`coalesce(sum(case when u.day >= ${since} then ${sql.ref(column)} else 0 end), 0)`;
   const withUsage = preparedQuery(driver, (a: { workspaceId: string; hash: string; from: string } & UsageWindows) =>
     db
       .selectFrom('api_keys as k')
-      .leftJoin('key_usage_daily as u', (join) => join.onRef('u.key_id', '=', 'k.id').on('u.day', '>=', a.from).on('u.day', '<=', a.day))
+      .leftJoin('key_usage_daily as u', (join) =>
+        join.onRef('u.key_id', '=', 'k.id').on('u.day', '>=', a.from).on('u.day', '<=', a.day),
+      )
       .selectAll('k')
       .select([
         sumSince('u.usage', a.day).as('usage_daily'),
@@ -40,7 +54,14 @@ export function keyStore(db: Kysely<Database>, driver: QueryDriver) {
     async create(key: NewApiKey, now: Date): Promise<KeyCredentials & { hash: string }> {
       const row = await db
         .insertInto('api_keys')
-        .values({ id: randomUUID(), ...key, usage_total: 0, byok_usage_total: 0, created_at: now.toISOString(), updated_at: null })
+        .values({
+          id: randomUUID(),
+          ...key,
+          usage_total: 0,
+          byok_usage_total: 0,
+          created_at: now.toISOString(),
+          updated_at: null,
+        })
         .returningAll()
         .executeTakeFirstOrThrow();
       return { ...credentials(row), hash: row.hash };
@@ -53,7 +74,11 @@ export function keyStore(db: Kysely<Database>, driver: QueryDriver) {
     },
 
     /** A key of the workspace with its usage in the given windows; undefined when the workspace has no such key. */
-    async findInWorkspaceWithUsage(workspaceId: string, hash: string, windows: UsageWindows): Promise<StoredApiKey | undefined> {
+    async findInWorkspaceWithUsage(
+      workspaceId: string,
+      hash: string,
+      windows: UsageWindows,
+    ): Promise<StoredApiKey | undefined> {
       // The earlier of the two: ISO days sort as the dates they name.
       const [from = windows.day] = [windows.weekStart, windows.monthStart].sort();
       const [row] = await withUsage({ workspaceId, hash, from, ...windows });
@@ -84,7 +109,11 @@ export function keyStore(db: Kysely<Database>, driver: QueryDriver) {
     },
 
     async setDisabled(hash: string, disabled: boolean, now: Date): Promise<boolean> {
-      const result = await db.updateTable('api_keys').set({ disabled, updated_at: now.toISOString() }).where('hash', '=', hash).executeTakeFirst();
+      const result = await db
+        .updateTable('api_keys')
+        .set({ disabled, updated_at: now.toISOString() })
+        .where('hash', '=', hash)
+        .executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },
 

@@ -1,5 +1,5 @@
 // One set of migrations for every dialect, kept in code so that they ship with the server.
-import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { Database } from './tables.js';
 
 const migrations: Record<string, Migration> = {

@@ -1,7 +1,7 @@
 // Queries on the request path, written once with Kysely and compiled once, then run with each
 // call's arguments straight on the driver: no query building, compiling, plugin passes or
 // connection queue per call.
-import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
+import { type Compilable, CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from './tables.js';
 
 /** SQL compiled once, with one call's parameters; `Row` is what it returns. */
@@ -21,18 +21,27 @@ export interface QueryDriver {
    * transaction. `decide` must not wait on anything: on SQLite the whole runs synchronously, so
    * that nothing else can come in between.
    */
-  readModifyWrite<Row, T>(read: BoundQuery<Row>, decide: (row: Row | undefined) => { result: T; write?: BoundQuery }): Promise<T>;
+  readModifyWrite<Row, T>(
+    read: BoundQuery<Row>,
+    decide: (row: Row | undefined) => { result: T; write?: BoundQuery },
+  ): Promise<T>;
 }
 
 /** Runs through Kysely's own connection handling; `toValue` adapts parameters to the driver. */
-export function kyselyDriver(db: Kysely<Database>, toValue: (value: unknown) => unknown = (value) => value): QueryDriver {
+export function kyselyDriver(
+  db: Kysely<Database>,
+  toValue: (value: unknown) => unknown = (value) => value,
+): QueryDriver {
   const compiled = (query: BoundQuery) => CompiledQuery.raw(query.sql, query.parameters.map(toValue));
   return {
     async run<Row>(query: BoundQuery<Row>) {
       const { rows } = await db.executeQuery<Record<string, unknown>>(compiled(query));
       return (query.arrays ? rows.map((row) => Object.values(row)) : rows) as Row[];
     },
-    async readModifyWrite<Row, T>(read: BoundQuery<Row>, decide: (row: Row | undefined) => { result: T; write?: BoundQuery }) {
+    async readModifyWrite<Row, T>(
+      read: BoundQuery<Row>,
+      decide: (row: Row | undefined) => { result: T; write?: BoundQuery },
+    ) {
       return db.transaction().execute(async (trx) => {
         const [row] = (await trx.executeQuery(compiled(read))).rows as Row[];
         const { result, write } = decide(row);
@@ -54,13 +63,26 @@ const PLACEHOLDER = '\u0000argument:';
  * `build` receives stand-ins for the arguments (strings that name them); the compiled query
  * keeps their positions, and each call puts its own arguments there.
  */
-export function preparedQuery<Args extends object, Row>(driver: QueryDriver, build: (args: Args) => Compilable<Row>): PreparedQuery<Args, Row>;
+export function preparedQuery<Args extends object, Row>(
+  driver: QueryDriver,
+  build: (args: Args) => Compilable<Row>,
+): PreparedQuery<Args, Row>;
 /** The same, with each row as an array of its column values in select order. */
-export function preparedQuery<Args extends object>(driver: QueryDriver, build: (args: Args) => Compilable<unknown>, rows: 'arrays'): PreparedQuery<Args, unknown[]>;
-export function preparedQuery<Args extends object, Row>(driver: QueryDriver, build: (args: Args) => Compilable<Row>, rows?: 'arrays'): PreparedQuery<Args, Row> {
+export function preparedQuery<Args extends object>(
+  driver: QueryDriver,
+  build: (args: Args) => Compilable<unknown>,
+  rows: 'arrays',
+): PreparedQuery<Args, unknown[]>;
+export function preparedQuery<Args extends object, Row>(
+  driver: QueryDriver,
+  build: (args: Args) => Compilable<Row>,
+  rows?: 'arrays',
+): PreparedQuery<Args, Row> {
   const standIns = new Proxy({} as Args, { get: (_target, name) => `${PLACEHOLDER}${String(name)}` });
   const { sql, parameters } = build(standIns).compile();
-  const argumentAt = parameters.map((value) => (typeof value === 'string' && value.startsWith(PLACEHOLDER) ? value.slice(PLACEHOLDER.length) : undefined));
+  const argumentAt = parameters.map((value) =>
+    typeof value === 'string' && value.startsWith(PLACEHOLDER) ? value.slice(PLACEHOLDER.length) : undefined,
+  );
   const bind = (args: Args): BoundQuery<Row> => ({
     sql,
     arrays: rows === 'arrays',

@@ -7,7 +7,11 @@ import type { Database } from './tables.js';
 
 export function presetStore(db: Kysely<Database>, driver: QueryDriver) {
   const bySlug = preparedQuery(driver, (a: { workspaceId: string; slug: string }) =>
-    db.selectFrom('presets').select(['id', 'slug', 'version_count']).where('workspace_id', '=', a.workspaceId).where('slug', '=', a.slug),
+    db
+      .selectFrom('presets')
+      .select(['id', 'slug', 'version_count'])
+      .where('workspace_id', '=', a.workspaceId)
+      .where('slug', '=', a.slug),
   );
   // A page is the largest read here: its rows come as arrays, and preset_id, the same for all, stays out.
   const page = preparedQuery(
@@ -36,17 +40,39 @@ export function presetStore(db: Kysely<Database>, driver: QueryDriver) {
     async pageOfVersions(presetId: string, offset: number, limit: number): Promise<PresetVersion[]> {
       return (await page({ presetId, offset, limit })).map((columns) => {
         const [id, version, config, system_prompt, creator_id, created_at, updated_at] = columns as PageColumns;
-        return { id, preset_id: presetId, version, config: JSON.parse(config) as PresetVersion['config'], system_prompt, creator_id, created_at, updated_at };
+        return {
+          id,
+          preset_id: presetId,
+          version,
+          config: JSON.parse(config) as PresetVersion['config'],
+          system_prompt,
+          creator_id,
+          created_at,
+          updated_at,
+        };
       });
     },
 
     /** Adds the next version of the preset (creating the preset on its first version). */
-    async addVersion(workspaceId: string, slug: string, version: NewPresetVersion, now: Date, presetName = slug): Promise<PresetVersion> {
+    async addVersion(
+      workspaceId: string,
+      slug: string,
+      version: NewPresetVersion,
+      now: Date,
+      presetName = slug,
+    ): Promise<PresetVersion> {
       return db.transaction().execute(async (trx) => {
         const at = now.toISOString();
         await trx
           .insertInto('presets')
-          .values({ id: randomUUID(), workspace_id: workspaceId, slug, name: presetName, version_count: 0, created_at: at })
+          .values({
+            id: randomUUID(),
+            workspace_id: workspaceId,
+            slug,
+            name: presetName,
+            version_count: 0,
+            created_at: at,
+          })
           .onConflict((oc) => oc.columns(['workspace_id', 'slug']).doNothing())
           .execute();
         const preset = await trx
@@ -56,7 +82,14 @@ export function presetStore(db: Kysely<Database>, driver: QueryDriver) {
           .where('slug', '=', slug)
           .returning(['id', 'version_count'])
           .executeTakeFirstOrThrow();
-        const added: PresetVersion = { id: randomUUID(), preset_id: preset.id, version: preset.version_count, ...version, created_at: at, updated_at: at };
+        const added: PresetVersion = {
+          id: randomUUID(),
+          preset_id: preset.id,
+          version: preset.version_count,
+          ...version,
+          created_at: at,
+          updated_at: at,
+        };
         await trx
           .insertInto('preset_versions')
           .values({ ...added, config: JSON.stringify(added.config) })

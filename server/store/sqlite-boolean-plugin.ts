@@ -1,21 +1,23 @@
 // better-sqlite3 binds no booleans: this plugin writes them as 1 and 0, as SQLite stores them.
 import {
-  OperationNodeTransformer,
-  PrimitiveValueListNode,
-  type ValueNode,
   type KyselyPlugin,
+  OperationNodeTransformer,
   type PluginTransformQueryArgs,
   type PluginTransformResultArgs,
+  PrimitiveValueListNode,
   type QueryResult,
   type RootOperationNode,
   type UnknownRow,
+  type ValueNode,
 } from 'kysely';
 
 export const toSqliteValue = (value: unknown): unknown => (typeof value === 'boolean' ? Number(value) : value);
 
 class BooleanToInteger extends OperationNodeTransformer {
   protected override transformValue(node: ValueNode): ValueNode {
-    return typeof node.value === 'boolean' ? Object.freeze({ ...node, value: toSqliteValue(node.value) }) : super.transformValue(node);
+    return typeof node.value === 'boolean'
+      ? Object.freeze({ ...node, value: toSqliteValue(node.value) })
+      : super.transformValue(node);
   }
 
   protected override transformPrimitiveValueList(node: PrimitiveValueListNode): PrimitiveValueListNode {

@@ -88,4 +88,3 @@ export interface Database {
   presets: PresetsTable;
   preset_versions: PresetVersionsTable;
 }
-

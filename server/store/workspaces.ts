@@ -15,7 +15,10 @@ export function workspaceStore(db: Kysely<Database>) {
     },
 
     async count(): Promise<number> {
-      const { count } = await db.selectFrom('workspaces').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+      const { count } = await db
+        .selectFrom('workspaces')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .executeTakeFirstOrThrow();
       return Number(count);
     },
   };

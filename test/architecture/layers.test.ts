@@ -26,7 +26,11 @@ function layerOf(file: string): number {
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+    entry.isDirectory()
+      ? sourceFiles(join(dir, entry.name))
+      : entry.name.endsWith('.ts')
+        ? [join(dir, entry.name)]
+        : [],
   );
 }
 
@@ -51,7 +55,9 @@ describe('layers of server/', () => {
 
   it('imports downwards only', () => {
     const upward = [...graph].flatMap(([file, targets]) =>
-      targets.filter((target) => layerOf(target) < layerOf(file)).map((target) => `${file} (${LAYERS[layerOf(file)]?.[0]}) imports ${target} (${LAYERS[layerOf(target)]?.[0]})`),
+      targets
+        .filter((target) => layerOf(target) < layerOf(file))
+        .map((target) => `${file} (${LAYERS[layerOf(file)]?.[0]}) imports ${target} (${LAYERS[layerOf(target)]?.[0]})`),
     );
     expect(upward).toEqual([]);
   });

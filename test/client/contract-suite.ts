@@ -28,7 +28,9 @@ export function describeClientContract(name: string, target: () => ContractTarge
     });
 
     it('updateObservabilityDestination resolves to the updated destination', async () => {
-      const destination = await client().updateObservabilityDestination(target().destinationId, { sampling_rate: 0.25 });
+      const destination = await client().updateObservabilityDestination(target().destinationId, {
+        sampling_rate: 0.25,
+      });
       expectValid('ObservabilityDestination', destination);
       expect(destination.id).toBe(target().destinationId);
     });
@@ -61,7 +63,9 @@ export function describeClientContract(name: string, target: () => ContractTarge
     });
 
     it('gives raw access in the openapi-fetch style, authenticated', async () => {
-      const { data, error, response } = await client().raw.GET('/keys/{hash}', { params: { path: { hash: target().keyHash } } });
+      const { data, error, response } = await client().raw.GET('/keys/{hash}', {
+        params: { path: { hash: target().keyHash } },
+      });
       expect(error).toBeUndefined();
       expect(response.status).toBe(200);
       expectValid('ApiKeyResponse', data);

@@ -12,7 +12,9 @@ const tsc = join(projectRoot, 'node_modules', 'typescript', 'bin', 'tsc');
 
 async function compile(project: string): Promise<{ code: number; output: string }> {
   try {
-    const { stdout } = await exec(process.execPath, [tsc, '-p', join(projectRoot, 'test/client/consumer', project)], { cwd: projectRoot });
+    const { stdout } = await exec(process.execPath, [tsc, '-p', join(projectRoot, 'test/client/consumer', project)], {
+      cwd: projectRoot,
+    });
     return { code: 0, output: stdout };
   } catch (err) {
     const failure = err as { code: number; stdout: string };
@@ -48,7 +50,11 @@ describe('package exports', () => {
   it('runs the built client from plain JavaScript', async () => {
     const { stdout } = await exec(
       process.execPath,
-      ['--input-type=module', '-e', "const m = await import('keys-destinations-presets-api/client'); console.log(typeof m.createApiClient, typeof m.ApiError)"],
+      [
+        '--input-type=module',
+        '-e',
+        "const m = await import('keys-destinations-presets-api/client'); console.log(typeof m.createApiClient, typeof m.ApiError)",
+      ],
       { cwd: projectRoot },
     );
     expect(stdout.trim()).toBe('function function');

@@ -2,15 +2,17 @@
 // server, answering from openapi.yaml and its examples.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createApiClient } from '../../client/index.js';
+import { type Prism, startPrism } from '../support/prism.js';
 import { findOperation } from '../support/spec.js';
-import { startPrism, type Prism } from '../support/prism.js';
-import { describeClientContract, type ContractTarget } from './contract-suite.js';
+import { type ContractTarget, describeClientContract } from './contract-suite.js';
 
 let prism: Prism | undefined;
 let target: ContractTarget;
 
 function exampleOf(operationId: string, parameter: string): string {
-  const found = findOperation(operationId).operation.parameters?.find((p) => p.name === parameter) as { example?: string } | undefined;
+  const found = findOperation(operationId).operation.parameters?.find((p) => p.name === parameter) as
+    | { example?: string }
+    | undefined;
   if (!found?.example) throw new Error(`no example for ${operationId} ${parameter}`);
   return found.example;
 }
@@ -41,7 +43,11 @@ describe('client against the Prism mock: every documented error status', () => {
   const cases = statuses.flatMap(([operationId, codes]) => codes.map((status) => [operationId, status] as const));
 
   it.each(cases)('%s throws ApiError %i with the documented envelope', async (operationId, status) => {
-    const client = createApiClient({ baseUrl: target.baseUrl, apiKey: target.apiKey, headers: { Prefer: `code=${status}` } });
+    const client = createApiClient({
+      baseUrl: target.baseUrl,
+      apiKey: target.apiKey,
+      headers: { Prefer: `code=${status}` },
+    });
     const calls: Record<string, () => Promise<unknown>> = {
       getKey: () => client.getKey(target.keyHash),
       updateObservabilityDestination: () => client.updateObservabilityDestination(target.destinationId, {}),

@@ -3,8 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createApiClient, retryAfterMs } from '../../client/index.js';
 import { addPresetVersion, createDestination } from '../../server/provisioning/index.js';
 import type { Store } from '../../server/store/index.js';
-import { createWorkspace, destinationTypes, startTestServer, type TestServer, type Workspace } from '../support/server.js';
-import { describeClientContract, type ContractTarget } from './contract-suite.js';
+import {
+  createWorkspace,
+  destinationTypes,
+  startTestServer,
+  type TestServer,
+  type Workspace,
+} from '../support/server.js';
+import { type ContractTarget, describeClientContract } from './contract-suite.js';
 
 let server: TestServer;
 let workspace: Workspace;
@@ -41,11 +47,25 @@ beforeAll(async () => {
   const destination = await createDestination(
     server.store,
     destinationTypes,
-    { workspaceId: workspace.id, type: 'langfuse', name: 'Langfuse', config: { publicKey: 'pk-lf-1234567890abcdEfGh', secretKey: 'sk-lf-0b7e2f4c9a1d4e6b8c3f5a7d' } },
+    {
+      workspaceId: workspace.id,
+      type: 'langfuse',
+      name: 'Langfuse',
+      config: { publicKey: 'pk-lf-1234567890abcdEfGh', secretKey: 'sk-lf-0b7e2f4c9a1d4e6b8c3f5a7d' },
+    },
     server.clock.now(),
   );
   for (let i = 1; i <= VERSIONS; i++) {
-    await addPresetVersion(server.store, { workspaceId: workspace.id, slug: 'support-agent', config: { model: 'openai/gpt-4o', temperature: i / 10 }, creatorId: 'user_1' }, server.clock.now());
+    await addPresetVersion(
+      server.store,
+      {
+        workspaceId: workspace.id,
+        slug: 'support-agent',
+        config: { model: 'openai/gpt-4o', temperature: i / 10 },
+        creatorId: 'user_1',
+      },
+      server.clock.now(),
+    );
   }
   target = {
     baseUrl: `${server.baseUrl}/api/v1`,
@@ -62,7 +82,8 @@ afterAll(async () => {
 
 describeClientContract('real server', () => target);
 
-const client = (options: Partial<Parameters<typeof createApiClient>[0]> = {}) => createApiClient({ baseUrl: target.baseUrl, apiKey: target.apiKey, ...options });
+const client = (options: Partial<Parameters<typeof createApiClient>[0]> = {}) =>
+  createApiClient({ baseUrl: target.baseUrl, apiKey: target.apiKey, ...options });
 
 async function apiError(promise: Promise<unknown>): Promise<ApiError> {
   const error = await promise.catch((e: unknown) => e);
@@ -75,11 +96,20 @@ describe('client against the real server', () => {
     const key = await client().getKey(workspace.standardKeyHash);
     expect(key).toMatchObject({ hash: workspace.standardKeyHash, name: 'Backend', workspace_id: workspace.id });
 
-    const { response } = await client().raw.PATCH('/observability/destinations/{id}', { params: { path: { id: target.destinationId } }, body: {} });
+    const { response } = await client().raw.PATCH('/observability/destinations/{id}', {
+      params: { path: { id: target.destinationId } },
+      body: {},
+    });
     const etag = response.headers.get('etag') ?? '';
-    const updated = await client().updateObservabilityDestination(target.destinationId, { privacy_mode: true }, { ifMatch: etag });
+    const updated = await client().updateObservabilityDestination(
+      target.destinationId,
+      { privacy_mode: true },
+      { ifMatch: etag },
+    );
     expect(updated.privacy_mode).toBe(true);
-    const stale = await apiError(client().updateObservabilityDestination(target.destinationId, { privacy_mode: false }, { ifMatch: etag }));
+    const stale = await apiError(
+      client().updateObservabilityDestination(target.destinationId, { privacy_mode: false }, { ifMatch: etag }),
+    );
     expect(stale).toMatchObject({ status: 412, code: 412 });
 
     const page = await client().listPresetVersions('support-agent', { offset: 2, limit: 2 });
@@ -89,8 +119,12 @@ describe('client against the real server', () => {
 
   it('throws ApiError for every error status the server gives', async () => {
     const standard = client({ apiKey: workspace.standardKey });
-    expect(await apiError(client({ apiKey: `sk-or-v1-${'f'.repeat(64)}` }).getKey(workspace.standardKeyHash))).toMatchObject({ status: 401 });
-    expect((await apiError(client({ apiKey: 'nope' }).getKey('x'))).response.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    expect(
+      await apiError(client({ apiKey: `sk-or-v1-${'f'.repeat(64)}` }).getKey(workspace.standardKeyHash)),
+    ).toMatchObject({ status: 401 });
+    expect((await apiError(client({ apiKey: 'nope' }).getKey('x'))).response.headers.get('www-authenticate')).toMatch(
+      /^Bearer/,
+    );
     expect(await apiError(standard.getKey(workspace.standardKeyHash))).toMatchObject({ status: 403 });
     expect(await apiError(client().getKey('0'.repeat(64)))).toMatchObject({ status: 404 });
     const invalid = await apiError(client().updateObservabilityDestination(target.destinationId, { sampling_rate: 2 }));
@@ -98,9 +132,19 @@ describe('client against the real server', () => {
     expect(invalid.metadata?.errors?.map((e) => e.path)).toEqual(['/body/sampling_rate']);
     const badQuery = await apiError(client().listPresetVersions('support-agent', { limit: 101 }));
     expect(badQuery.metadata?.errors?.map((e) => e.path)).toContain('/query/limit');
-    expect(await apiError(standard.updateObservabilityDestination(target.destinationId, {}))).toMatchObject({ status: 403 });
-    expect(await apiError(client().updateObservabilityDestination('7019b9f2-c5e6-4f46-873e-55a17bb095a3', {}))).toMatchObject({ status: 404 });
-    expect(await apiError(client().updateObservabilityDestination(target.destinationId, { api_key_hashes: Array.from({ length: 900 }, () => 'h'.repeat(128)) }))).toMatchObject({ status: 413 });
+    expect(await apiError(standard.updateObservabilityDestination(target.destinationId, {}))).toMatchObject({
+      status: 403,
+    });
+    expect(
+      await apiError(client().updateObservabilityDestination('7019b9f2-c5e6-4f46-873e-55a17bb095a3', {})),
+    ).toMatchObject({ status: 404 });
+    expect(
+      await apiError(
+        client().updateObservabilityDestination(target.destinationId, {
+          api_key_hashes: Array.from({ length: 900 }, () => 'h'.repeat(128)),
+        }),
+      ),
+    ).toMatchObject({ status: 413 });
     expect(await apiError(client().listPresetVersions('no-such-preset'))).toMatchObject({ status: 404 });
 
     const notJson = await client().raw.PATCH('/observability/destinations/{id}', {
@@ -113,7 +157,10 @@ describe('client against the real server', () => {
     expect(notJson.error).toMatchObject({ error: { code: 415 } });
 
     faults.failNext = true;
-    expect(await apiError(client().listPresetVersions('support-agent'))).toMatchObject({ status: 500, message: 'Internal server error.' });
+    expect(await apiError(client().listPresetVersions('support-agent'))).toMatchObject({
+      status: 500,
+      message: 'Internal server error.',
+    });
     server.logs.length = 0;
 
     faults.busyCalls = 1;
@@ -131,7 +178,8 @@ describe('client against the real server', () => {
       },
     });
     const versions: number[] = [];
-    for await (const version of counting.presetVersions('support-agent', { pageSize: 3 })) versions.push(version.version);
+    for await (const version of counting.presetVersions('support-agent', { pageSize: 3 }))
+      versions.push(version.version);
     expect(versions).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(requests).toHaveLength(3);
 
@@ -168,14 +216,20 @@ describe('client against the real server', () => {
       bodies.push(await request.clone().text());
       if (first) {
         first = false;
-        return new Response(JSON.stringify({ error: { code: 429, message: 'Too many requests; retry later.', metadata: null } }), {
-          status: 429,
-          headers: { 'content-type': 'application/json', 'retry-after': '0' },
-        });
+        return new Response(
+          JSON.stringify({ error: { code: 429, message: 'Too many requests; retry later.', metadata: null } }),
+          {
+            status: 429,
+            headers: { 'content-type': 'application/json', 'retry-after': '0' },
+          },
+        );
       }
       return fetch(request);
     };
-    const destination = await client({ fetch: rateLimited, retry: { attempts: 2 } }).updateObservabilityDestination(target.destinationId, { sampling_rate: 0.75 });
+    const destination = await client({ fetch: rateLimited, retry: { attempts: 2 } }).updateObservabilityDestination(
+      target.destinationId,
+      { sampling_rate: 0.75 },
+    );
     expect(destination.sampling_rate).toBe(0.75);
     expect(bodies).toEqual(['{"sampling_rate":0.75}', '{"sampling_rate":0.75}']);
   });

@@ -1,7 +1,7 @@
 // Type-level tests, checked by `npm run typecheck`: every type of the client comes from the
 // generated contract, and a wrong field name or parameter type does not compile.
 import { describe, expectTypeOf, it } from 'vitest';
-import { createApiClient, type ApiClient } from '../../client/index.js';
+import { type ApiClient, createApiClient } from '../../client/index.js';
 import type { components, operations } from '../../generated/api.js';
 
 type Schemas = components['schemas'];
@@ -9,13 +9,19 @@ type Schemas = components['schemas'];
 describe('client types', () => {
   it('resolves each helper to the generated payload type', () => {
     expectTypeOf<ApiClient['getKey']>().returns.resolves.toEqualTypeOf<Schemas['ApiKey']>();
-    expectTypeOf<ApiClient['updateObservabilityDestination']>().returns.resolves.toEqualTypeOf<Schemas['ObservabilityDestination']>();
+    expectTypeOf<ApiClient['updateObservabilityDestination']>().returns.resolves.toEqualTypeOf<
+      Schemas['ObservabilityDestination']
+    >();
     expectTypeOf<ApiClient['listPresetVersions']>().returns.resolves.toEqualTypeOf<Schemas['PresetVersionList']>();
-    expectTypeOf<ApiClient['updateObservabilityDestination']>().parameter(1).toEqualTypeOf<Schemas['ObservabilityDestinationUpdate']>();
+    expectTypeOf<ApiClient['updateObservabilityDestination']>()
+      .parameter(1)
+      .toEqualTypeOf<Schemas['ObservabilityDestinationUpdate']>();
     expectTypeOf<ApiClient['listPresetVersions']>()
       .parameter(1)
       .toEqualTypeOf<NonNullable<operations['listPresetVersions']['parameters']['query']> | undefined>();
-    expectTypeOf<ReturnType<ApiClient['presetVersions']>>().toEqualTypeOf<AsyncIterableIterator<Schemas['PresetVersion']>>();
+    expectTypeOf<ReturnType<ApiClient['presetVersions']>>().toEqualTypeOf<
+      AsyncIterableIterator<Schemas['PresetVersion']>
+    >();
   });
 
   it('rejects wrong field names and parameter types at compile time', () => {

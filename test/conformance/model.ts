@@ -15,12 +15,19 @@ export interface ModelState {
 }
 
 /** The documented mask: first 4, `...`, last 4; `********` for 12 characters or fewer. */
-export const mask = (secret: string) => (secret.length <= 12 ? '********' : `${secret.slice(0, 4)}...${secret.slice(-4)}`);
+export const mask = (secret: string) =>
+  secret.length <= 12 ? '********' : `${secret.slice(0, 4)}...${secret.slice(-4)}`;
 export const looksMasked = (value: string) => value.includes('...') || /^\*+$/.test(value);
 
 export function secretKeysOf(type: string): Set<string> {
-  const properties = (spec.components.schemas[configSchemaName(type)] as { properties: Record<string, { $ref?: string }> }).properties;
-  return new Set(Object.entries(properties).filter(([, p]) => p.$ref === '#/components/schemas/ConfigSecret').map(([key]) => key));
+  const properties = (
+    spec.components.schemas[configSchemaName(type)] as { properties: Record<string, { $ref?: string }> }
+  ).properties;
+  return new Set(
+    Object.entries(properties)
+      .filter(([, p]) => p.$ref === '#/components/schemas/ConfigSecret')
+      .map(([key]) => key),
+  );
 }
 
 /** The model of a PATCH, written from the spec's prose, independently of the server's code. */
@@ -30,7 +37,10 @@ export function applyToModel(model: ModelState, body: Record<string, unknown>, s
     if (field in body) Object.assign(next, { [field]: body[field] });
   }
   if ('filter_rules' in body) {
-    const rules = body.filter_rules as { enabled?: boolean; groups: { logic?: string; rules: { field: string; operator: string; value?: unknown }[] }[] } | null;
+    const rules = body.filter_rules as {
+      enabled?: boolean;
+      groups: { logic?: string; rules: { field: string; operator: string; value?: unknown }[] }[];
+    } | null;
     next.filter_rules =
       rules === null
         ? null
@@ -38,7 +48,11 @@ export function applyToModel(model: ModelState, body: Record<string, unknown>, s
             enabled: rules.enabled ?? true,
             groups: rules.groups.map((g) => ({
               logic: g.logic ?? 'and',
-              rules: g.rules.map((r) => (r.value === undefined ? { field: r.field, operator: r.operator } : { field: r.field, operator: r.operator, value: r.value })),
+              rules: g.rules.map((r) =>
+                r.value === undefined
+                  ? { field: r.field, operator: r.operator }
+                  : { field: r.field, operator: r.operator, value: r.value },
+              ),
             })),
           };
   }
@@ -63,15 +77,23 @@ export function shown(model: ModelState, secrets: Set<string>) {
   const config = Object.fromEntries(
     Object.entries(model.config).map(([key, value]) => [
       key,
-      typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([n, v]) => [n, mask(v)])) : secrets.has(key) ? mask(value) : value,
+      typeof value === 'object'
+        ? Object.fromEntries(Object.entries(value).map(([n, v]) => [n, mask(v)]))
+        : secrets.has(key)
+          ? mask(value)
+          : value,
     ]),
   );
   return { ...model, config };
 }
 
-
 /** A working config for each destination type, made from the required keys of its schema. */
 export function sampleConfig(type: string): Record<string, string> {
-  const schema = spec.components.schemas[configSchemaName(type)] as { required: string[]; properties: Record<string, { enum?: string[] }> };
-  return Object.fromEntries(schema.required.map((key) => [key, schema.properties[key]?.enum?.[0] ?? `${key}-value-0123456789`]));
+  const schema = spec.components.schemas[configSchemaName(type)] as {
+    required: string[];
+    properties: Record<string, { enum?: string[] }>;
+  };
+  return Object.fromEntries(
+    schema.required.map((key) => [key, schema.properties[key]?.enum?.[0] ?? `${key}-value-0123456789`]),
+  );
 }

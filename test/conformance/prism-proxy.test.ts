@@ -3,15 +3,25 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addPresetVersion, createDestination } from '../../server/provisioning/index.js';
-import { startPrism, type Prism } from '../support/prism.js';
-import { createWorkspace, destinationTypes, startTestServer, type TestServer, type Workspace } from '../support/server.js';
-import { validRequest, type Fixture } from './requests.js';
+import { type Prism, startPrism } from '../support/prism.js';
+import {
+  createWorkspace,
+  destinationTypes,
+  startTestServer,
+  type TestServer,
+  type Workspace,
+} from '../support/server.js';
+import { type Fixture, validRequest } from './requests.js';
 
 const REQUESTS = 300;
 const PRISM_ERROR = 'stoplight.io/prism/errors';
 
 /** Lines where Prism reports an error or a violation (its log marks them ✖). */
-const reportedViolations = () => prism.output().split('\n').filter((line) => /✖|violation/i.test(line));
+const reportedViolations = () =>
+  prism
+    .output()
+    .split('\n')
+    .filter((line) => /✖|violation/i.test(line));
 let server: TestServer;
 let workspace: Workspace;
 let prism: Prism;
@@ -26,10 +36,20 @@ beforeAll(async () => {
     ['langfuse', { publicKey: 'pk-lf-1234567890abcdef', secretKey: 'sk-lf-1234567890abcdef' }],
     ['webhook', { url: 'https://hooks.example.com/x' }],
   ] as const) {
-    const created = await createDestination(server.store, destinationTypes, { workspaceId: workspace.id, type, name: type, config }, now);
+    const created = await createDestination(
+      server.store,
+      destinationTypes,
+      { workspaceId: workspace.id, type, name: type, config },
+      now,
+    );
     destinations.push({ id: created.id, type });
   }
-  for (let i = 0; i < 3; i++) await addPresetVersion(server.store, { workspaceId: workspace.id, slug: 'support-agent', config: { model: 'm' }, creatorId: 'u' }, now);
+  for (let i = 0; i < 3; i++)
+    await addPresetVersion(
+      server.store,
+      { workspaceId: workspace.id, slug: 'support-agent', config: { model: 'm' }, creatorId: 'u' },
+      now,
+    );
   fixture = { keyHashes: [workspace.standardKeyHash], destinations, presetSlugs: ['support-agent'] };
   prism = await startPrism(['proxy', 'openapi.yaml', `${server.baseUrl}/api/v1`, '--errors']);
 }, 40_000);
@@ -40,7 +60,7 @@ afterAll(async () => {
   await server.close();
 });
 
-describe('traffic through Prism\'s validating proxy', () => {
+describe("traffic through Prism's validating proxy", () => {
   it(`${REQUESTS} generated requests, answered as documented, with zero violations reported`, async () => {
     const requests = fc.sample(validRequest(fixture), { numRuns: REQUESTS, seed: 42 });
     const statuses: number[] = [];
@@ -48,7 +68,10 @@ describe('traffic through Prism\'s validating proxy', () => {
     for (const request of requests) {
       const response = await fetch(`${prism.baseUrl}${request.path.replace('/api/v1', '')}`, {
         method: request.method,
-        headers: { authorization: `Bearer ${workspace.managementKey}`, ...(request.body !== undefined && { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${workspace.managementKey}`,
+          ...(request.body !== undefined && { 'content-type': 'application/json' }),
+        },
         body: request.body,
       });
       const text = await response.text();
@@ -59,7 +82,9 @@ describe('traffic through Prism\'s validating proxy', () => {
     }
     // Documented errors too: a wrong key and a key of the wrong kind.
     for (const key of [`sk-or-v1-${'0'.repeat(64)}`, workspace.standardKey]) {
-      const response = await fetch(`${prism.baseUrl}/keys/${workspace.standardKeyHash}`, { headers: { authorization: `Bearer ${key}` } });
+      const response = await fetch(`${prism.baseUrl}/keys/${workspace.standardKeyHash}`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
       statuses.push(response.status);
     }
     expect(statuses.slice(-2)).toEqual([401, 403]);
@@ -69,7 +94,9 @@ describe('traffic through Prism\'s validating proxy', () => {
     expect(reportedViolations()).toEqual([]);
 
     // And the proxy does report a violation when there is one.
-    const invalid = await fetch(`${prism.baseUrl}/presets/support-agent/versions?limit=0`, { headers: { authorization: `Bearer ${workspace.managementKey}` } });
+    const invalid = await fetch(`${prism.baseUrl}/presets/support-agent/versions?limit=0`, {
+      headers: { authorization: `Bearer ${workspace.managementKey}` },
+    });
     expect(await invalid.text()).toContain(PRISM_ERROR);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(reportedViolations().length).toBeGreaterThan(0);

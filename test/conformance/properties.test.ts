@@ -3,12 +3,17 @@
 import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDestination, createKey } from '../../server/provisioning/index.js';
-import { addPresetVersion } from '../../server/provisioning/index.js';
-import { createWorkspace, destinationTypes, startTestServer, type TestServer, type Workspace } from '../support/server.js';
-import { componentSchema, describeErrors, } from '../support/spec.js';
-import { applyToModel, looksMasked, mask, type ModelState, sampleConfig, secretKeysOf, shown } from './model.js';
-import { brokenRequest, validRequest, validUpdateBody, type Fixture, type GeneratedRequest } from './requests.js';
+import { addPresetVersion, createDestination, createKey } from '../../server/provisioning/index.js';
+import {
+  createWorkspace,
+  destinationTypes,
+  startTestServer,
+  type TestServer,
+  type Workspace,
+} from '../support/server.js';
+import { componentSchema, describeErrors } from '../support/spec.js';
+import { applyToModel, looksMasked, type ModelState, mask, sampleConfig, secretKeysOf, shown } from './model.js';
+import { brokenRequest, type Fixture, type GeneratedRequest, validRequest, validUpdateBody } from './requests.js';
 
 const RUNS = 2000;
 const seed = process.env.FC_SEED === undefined ? undefined : Number(process.env.FC_SEED);
@@ -33,13 +38,27 @@ beforeAll(async () => {
   const types = [...destinationTypes.keys()];
   const destinations = [];
   for (const type of types) {
-    const created = await createDestination(server.store, destinationTypes, { workspaceId: workspace.id, type, name: type, config: sampleConfig(type) }, now);
+    const created = await createDestination(
+      server.store,
+      destinationTypes,
+      { workspaceId: workspace.id, type, name: type, config: sampleConfig(type) },
+      now,
+    );
     destinations.push({ id: created.id, type });
   }
   for (const slug of ['support-agent', 'triage']) {
-    for (let i = 0; i < 3; i++) await addPresetVersion(server.store, { workspaceId: workspace.id, slug, config: { model: 'openai/gpt-4o' }, creatorId: 'u' }, now);
+    for (let i = 0; i < 3; i++)
+      await addPresetVersion(
+        server.store,
+        { workspaceId: workspace.id, slug, config: { model: 'openai/gpt-4o' }, creatorId: 'u' },
+        now,
+      );
   }
-  await addPresetVersion(server.store, { workspaceId: otherWorkspace.id, slug: 'foreign', config: {}, creatorId: 'u' }, now);
+  await addPresetVersion(
+    server.store,
+    { workspaceId: otherWorkspace.id, slug: 'foreign', config: {}, creatorId: 'u' },
+    now,
+  );
   fixture = { keyHashes: [workspace.standardKeyHash], destinations, presetSlugs: ['support-agent', 'triage'] };
 });
 
@@ -58,7 +77,10 @@ async function send(request: GeneratedRequest, key = workspace.managementKey): P
   sent += 1;
   const response = await fetch(`${server.baseUrl}${request.path}`, {
     method: request.method,
-    headers: { authorization: `Bearer ${key}`, ...(request.body !== undefined && { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${key}`,
+      ...(request.body !== undefined && { 'content-type': 'application/json' }),
+    },
     body: request.body,
   });
   const text = await response.text();
@@ -90,7 +112,9 @@ describe(`conformance over generated requests (${RUNS} per property)`, () => {
         const answer = await send(request);
         expectConforming(request, answer);
         expect(answer.status, `${request.path} ${request.body}`).toBe(400);
-        const paths = (answer.body as { error: { metadata: { errors: { path: string }[] } } }).error.metadata.errors.map((e) => e.path);
+        const paths = (
+          answer.body as { error: { metadata: { errors: { path: string }[] } } }
+        ).error.metadata.errors.map((e) => e.path);
         expect(paths, `${request.path} ${request.body}`).toContain(request.errorPath);
       }),
       params(RUNS),
@@ -98,7 +122,10 @@ describe(`conformance over generated requests (${RUNS} per property)`, () => {
   });
 
   it('never answers 5xx, whatever the method, path, query and body', async () => {
-    const segment = fc.oneof(fc.constantFrom('keys', 'observability', 'destinations', 'presets', 'versions', 'api', 'v1', '..', '%00', '%E9'), fc.string({ maxLength: 12 }).map(encodeURIComponent));
+    const segment = fc.oneof(
+      fc.constantFrom('keys', 'observability', 'destinations', 'presets', 'versions', 'api', 'v1', '..', '%00', '%E9'),
+      fc.string({ maxLength: 12 }).map(encodeURIComponent),
+    );
     const anyRequest = fc.record({
       method: fc.constantFrom('GET', 'PATCH', 'POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS'),
       path: fc.oneof(
@@ -106,8 +133,17 @@ describe(`conformance over generated requests (${RUNS} per property)`, () => {
         fc.constantFrom(...fixture.destinations.map((d) => `/api/v1/observability/destinations/${d.id}`)),
         fc.constantFrom('/api/v1/presets/support-agent/versions', `/api/v1/keys/${workspace.standardKeyHash}`),
       ),
-      query: fc.option(fc.string({ maxLength: 30 }).map((q) => `?${q.replace(/#/g, '')}`), { nil: '' }),
-      body: fc.option(fc.oneof(fc.jsonValue().map((v) => JSON.stringify(v)), fc.string({ maxLength: 50 })), { nil: undefined }),
+      query: fc.option(
+        fc.string({ maxLength: 30 }).map((q) => `?${q.replace(/#/g, '')}`),
+        { nil: '' },
+      ),
+      body: fc.option(
+        fc.oneof(
+          fc.jsonValue().map((v) => JSON.stringify(v)),
+          fc.string({ maxLength: 50 }),
+        ),
+        { nil: undefined },
+      ),
       contentType: fc.constantFrom('application/json', 'text/plain', 'application/merge-patch+json', ''),
     });
     await fc.assert(
@@ -116,7 +152,10 @@ describe(`conformance over generated requests (${RUNS} per property)`, () => {
         const hasBody = r.body !== undefined && r.method !== 'GET' && r.method !== 'HEAD';
         const response = await fetch(`${server.baseUrl}${r.path}${r.query}`, {
           method: r.method,
-          headers: { authorization: `Bearer ${workspace.managementKey}`, ...(hasBody && r.contentType && { 'content-type': r.contentType }) },
+          headers: {
+            authorization: `Bearer ${workspace.managementKey}`,
+            ...(hasBody && r.contentType && { 'content-type': r.contentType }),
+          },
           ...(hasBody && { body: r.body }),
         });
         const text = await response.text();
@@ -135,15 +174,24 @@ describe('state properties', () => {
   it('repeating a PATCH leaves updated_at and ETag unchanged', async () => {
     const destination = fc.constantFrom(...fixture.destinations);
     await fc.assert(
-      fc.asyncProperty(destination.chain((d) => validUpdateBody(d.type).map((body) => ({ d, body }))), async ({ d, body }) => {
-        const request: GeneratedRequest = { method: 'PATCH', path: `/api/v1/observability/destinations/${d.id}`, body: JSON.stringify(body), expected: [200], successSchema: 'ObservabilityDestinationResponse' };
-        const first = await send(request);
-        const second = await send(request);
-        expect(first.status).toBe(200);
-        expect(second.status).toBe(200);
-        expect(second.headers.get('etag')).toBe(first.headers.get('etag'));
-        expect(second.body).toEqual(first.body);
-      }),
+      fc.asyncProperty(
+        destination.chain((d) => validUpdateBody(d.type).map((body) => ({ d, body }))),
+        async ({ d, body }) => {
+          const request: GeneratedRequest = {
+            method: 'PATCH',
+            path: `/api/v1/observability/destinations/${d.id}`,
+            body: JSON.stringify(body),
+            expected: [200],
+            successSchema: 'ObservabilityDestinationResponse',
+          };
+          const first = await send(request);
+          const second = await send(request);
+          expect(first.status).toBe(200);
+          expect(second.status).toBe(200);
+          expect(second.headers.get('etag')).toBe(first.headers.get('etag'));
+          expect(second.body).toEqual(first.body);
+        },
+      ),
       params(RUNS / 2),
     );
   });
@@ -152,24 +200,54 @@ describe('state properties', () => {
 describe('state properties over sequences of PATCHes', () => {
   it('ends where the model of the same sequence ends, and never stores a masked value', async () => {
     const ECHO_MASKS = 'send every secret back as its mask';
-    const scenario = fc
-      .constantFrom('langfuse', 'webhook', 's3', 'newrelic', 'snowflake')
-      .chain((type) => fc.record({ type: fc.constant(type), steps: fc.array(fc.oneof({ weight: 5, arbitrary: validUpdateBody(type) }, { weight: 1, arbitrary: fc.constant(ECHO_MASKS) }), { minLength: 5, maxLength: 10 }) }));
+    const scenario = fc.constantFrom('langfuse', 'webhook', 's3', 'newrelic', 'snowflake').chain((type) =>
+      fc.record({
+        type: fc.constant(type),
+        steps: fc.array(
+          fc.oneof({ weight: 5, arbitrary: validUpdateBody(type) }, { weight: 1, arbitrary: fc.constant(ECHO_MASKS) }),
+          { minLength: 5, maxLength: 10 },
+        ),
+      }),
+    );
     let requests = 0;
     await fc.assert(
       fc.asyncProperty(scenario, async ({ type, steps }) => {
         const secrets = secretKeysOf(type);
-        const created = await createDestination(server.store, destinationTypes, { workspaceId: workspace.id, type, name: 'Model', config: sampleConfig(type) }, server.clock.now());
+        const created = await createDestination(
+          server.store,
+          destinationTypes,
+          { workspaceId: workspace.id, type, name: 'Model', config: sampleConfig(type) },
+          server.clock.now(),
+        );
         let model: ModelState = { ...created.state, config: { ...created.state.config } } as ModelState;
         for (const step of steps) {
           // The model sees the body as the wire carries it (JSON has no -0, for one).
-          const body: unknown = JSON.parse(JSON.stringify(
-            step === ECHO_MASKS
-              ? { config: Object.fromEntries(Object.entries(model.config).map(([k, v]) => [k, typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([n, hv]) => [n, mask(hv)])) : secrets.has(k) ? mask(v) : v])) }
-              : step,
-          ));
+          const body: unknown = JSON.parse(
+            JSON.stringify(
+              step === ECHO_MASKS
+                ? {
+                    config: Object.fromEntries(
+                      Object.entries(model.config).map(([k, v]) => [
+                        k,
+                        typeof v === 'object'
+                          ? Object.fromEntries(Object.entries(v).map(([n, hv]) => [n, mask(hv)]))
+                          : secrets.has(k)
+                            ? mask(v)
+                            : v,
+                      ]),
+                    ),
+                  }
+                : step,
+            ),
+          );
           requests += 1;
-          const answer = await send({ method: 'PATCH', path: `/api/v1/observability/destinations/${created.id}`, body: JSON.stringify(body), expected: [200], successSchema: 'ObservabilityDestinationResponse' });
+          const answer = await send({
+            method: 'PATCH',
+            path: `/api/v1/observability/destinations/${created.id}`,
+            body: JSON.stringify(body),
+            expected: [200],
+            successSchema: 'ObservabilityDestinationResponse',
+          });
           expect(answer.status, JSON.stringify(answer.body)).toBe(200);
           model = applyToModel(model, body as Record<string, unknown>, secrets);
           expect((answer.body as { data: unknown }).data).toMatchObject(shown(model, secrets));
@@ -191,10 +269,19 @@ describe('authorization variants', () => {
   function rawGet(headers: Record<string, string | Buffer>): Promise<number> {
     const url = new URL(`${server.baseUrl}/api/v1/presets/support-agent/versions`);
     return new Promise((resolve, reject) => {
-      const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'GET', headers: headers as Record<string, string> }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      });
+      const req = httpRequest(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'GET',
+          headers: headers as Record<string, string>,
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
       req.on('error', reject);
       req.end();
     });
@@ -211,16 +298,32 @@ describe('authorization variants', () => {
     ['a tab instead of a space', () => ({ authorization: `Bearer\t${workspace.standardKey}` }), 401],
     ['empty token', () => ({ authorization: 'Bearer ' }), 401],
     ['10 KB token', () => ({ authorization: `Bearer sk-or-v1-${'a'.repeat(10 * 1024)}` }), 401],
-    ['non-ASCII token', () => ({ authorization: Buffer.from(`Bearer sk-or-v1-${'é'.repeat(32)}`, 'utf8').toString('latin1') }), 401],
-    ['a key of another workspace, on this workspace\'s preset', () => ({ authorization: `Bearer ${otherWorkspace.standardKey}` }), 404],
+    [
+      'non-ASCII token',
+      () => ({ authorization: Buffer.from(`Bearer sk-or-v1-${'é'.repeat(32)}`, 'utf8').toString('latin1') }),
+      401,
+    ],
+    [
+      "a key of another workspace, on this workspace's preset",
+      () => ({ authorization: `Bearer ${otherWorkspace.standardKey}` }),
+      404,
+    ],
   ])('%s', async (_name, headers, expected) => {
     expect(await rawGet(headers())).toBe(expected);
   });
 
   it('refuses a disabled and an expired key', async () => {
     const now = server.clock.now();
-    const disabled = await createKey(server.store, { workspaceId: workspace.id, name: 'Off', kind: 'standard', disabled: true }, now);
-    const expired = await createKey(server.store, { workspaceId: workspace.id, name: 'Old', kind: 'standard', expiresAt: '2020-01-01T00:00:00Z' }, now);
+    const disabled = await createKey(
+      server.store,
+      { workspaceId: workspace.id, name: 'Off', kind: 'standard', disabled: true },
+      now,
+    );
+    const expired = await createKey(
+      server.store,
+      { workspaceId: workspace.id, name: 'Old', kind: 'standard', expiresAt: '2020-01-01T00:00:00Z' },
+      now,
+    );
     expect(await rawGet({ authorization: `Bearer ${disabled.rawKey}` })).toBe(401);
     expect(await rawGet({ authorization: `Bearer ${expired.rawKey}` })).toBe(401);
   });

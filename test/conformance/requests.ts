@@ -35,7 +35,9 @@ export function validUpdateBody(type: string): fc.Arbitrary<Record<string, unkno
     { $ref: '#/components/schemas/ObservabilityDestinationUpdate' },
     {
       secret: semanticRules.secret,
-      overrides: { DestinationConfigUpdate: arbitraryFor(partialOf(configSchemaName(type)), { secret: semanticRules.secret }) },
+      overrides: {
+        DestinationConfigUpdate: arbitraryFor(partialOf(configSchemaName(type)), { secret: semanticRules.secret }),
+      },
     },
   ) as fc.Arbitrary<Record<string, unknown>>;
 }
@@ -60,7 +62,10 @@ export function validRequest(fixture: Fixture): fc.Arbitrary<GeneratedRequest> {
     }),
   );
   const patch = fc
-    .oneof(fc.constantFrom(...fixture.destinations), fc.uuid().map((id) => ({ id, type: 'langfuse' })))
+    .oneof(
+      fc.constantFrom(...fixture.destinations),
+      fc.uuid().map((id) => ({ id, type: 'langfuse' })),
+    )
     .chain((destination) => validUpdateBody(destination.type).map((body) => ({ destination, body })))
     .map(
       ({ destination, body }): GeneratedRequest => ({
@@ -107,7 +112,15 @@ function deeplyNested(depth: number): unknown {
 export function brokenBody(type: string): fc.Arbitrary<{ body: unknown; errorPath: string }> {
   const schema = partialOf('ObservabilityDestinationUpdate');
   const properties = schema.properties as Record<string, { type?: string | string[] }>;
-  const scalarTypes: Record<string, string> = { name: 'string', enabled: 'boolean', privacy_mode: 'boolean', sampling_rate: 'number', api_key_hashes: 'array', filter_rules: 'object', config: 'object' };
+  const scalarTypes: Record<string, string> = {
+    name: 'string',
+    enabled: 'boolean',
+    privacy_mode: 'boolean',
+    sampling_rate: 'number',
+    api_key_hashes: 'array',
+    filter_rules: 'object',
+    config: 'object',
+  };
   const nonNullable = ['name', 'enabled', 'privacy_mode', 'sampling_rate', 'config'];
   const nameMax = (properties.name as { maxLength: number }).maxLength;
   const rateMin = (properties.sampling_rate as { minimum: number }).minimum;
@@ -115,18 +128,28 @@ export function brokenBody(type: string): fc.Arbitrary<{ body: unknown; errorPat
 
   const base = validUpdateBody(type);
   const mutations: fc.Arbitrary<{ patch: Record<string, unknown>; errorPath: string; drop?: string }>[] = [
-    fc.constantFrom(rateMin / 2, rateMin - Number.EPSILON * 100, 0, -1, rateMax + 0.0001, 2, 1e308).map((value) => ({ patch: { sampling_rate: value }, errorPath: '/body/sampling_rate' })),
-    fc.constantFrom(...Object.keys(scalarTypes)).chain((field) =>
-      fc.constantFrom(...(wrongTypeFor[scalarTypes[field] ?? 'string'] ?? [])).map((value) => ({ patch: { [field]: value }, errorPath: `/body/${field}` })),
-    ),
+    fc
+      .constantFrom(rateMin / 2, rateMin - Number.EPSILON * 100, 0, -1, rateMax + 0.0001, 2, 1e308)
+      .map((value) => ({ patch: { sampling_rate: value }, errorPath: '/body/sampling_rate' })),
+    fc
+      .constantFrom(...Object.keys(scalarTypes))
+      .chain((field) =>
+        fc
+          .constantFrom(...(wrongTypeFor[scalarTypes[field] ?? 'string'] ?? []))
+          .map((value) => ({ patch: { [field]: value }, errorPath: `/body/${field}` })),
+      ),
     fc
       .stringMatching(/^[a-z][a-z_]{0,19}$/)
       .filter((key) => !(key in properties))
       .map((key) => ({ patch: { [key]: 'x' }, errorPath: `/body/${key}` })),
     fc.constant({ patch: { api_key_hashes: [] }, errorPath: '/body/api_key_hashes' }),
     fc.constantFrom(...nonNullable).map((field) => ({ patch: { [field]: null }, errorPath: `/body/${field}` })),
-    fc.integer({ min: nameMax + 1, max: nameMax + 5000 }).map((length) => ({ patch: { name: 'é'.repeat(length) }, errorPath: '/body/name' })),
-    fc.integer({ min: 50, max: 2000 }).map((depth) => ({ patch: { name: deeplyNested(depth) }, errorPath: '/body/name' })),
+    fc
+      .integer({ min: nameMax + 1, max: nameMax + 5000 })
+      .map((length) => ({ patch: { name: 'é'.repeat(length) }, errorPath: '/body/name' })),
+    fc
+      .integer({ min: 50, max: 2000 })
+      .map((depth) => ({ patch: { name: deeplyNested(depth) }, errorPath: '/body/name' })),
     fc.constantFrom('like', 'EQUALS', '').map((operator) => ({
       patch: { filter_rules: { groups: [{ rules: [{ field: 'model', operator, value: 'x' }] }] } },
       errorPath: '/body/filter_rules/groups/0/rules/0/operator',
@@ -135,10 +158,13 @@ export function brokenBody(type: string): fc.Arbitrary<{ body: unknown; errorPat
       patch: { filter_rules: { groups: [{ rules: [{ field, operator: 'equals', value: 'x' }] }] } },
       errorPath: '/body/filter_rules/groups/0/rules/0/field',
     })),
-    fc.stringMatching(/^[a-z][A-Za-z]{0,15}$/)
+    fc
+      .stringMatching(/^[a-z][A-Za-z]{0,15}$/)
       .filter((key) => !updateConfigKeys().includes(key))
       .map((key) => ({ patch: { config: { [key]: 'value' } }, errorPath: `/body/config/${key}` })),
-    fc.constantFrom(...configKeysOf(type).filter((k) => k !== 'headers')).map((key) => ({ patch: { config: { [key]: 'v'.repeat(2049) } }, errorPath: `/body/config/${key}` })),
+    fc
+      .constantFrom(...configKeysOf(type).filter((k) => k !== 'headers'))
+      .map((key) => ({ patch: { config: { [key]: 'v'.repeat(2049) } }, errorPath: `/body/config/${key}` })),
   ];
   return fc.tuple(base, fc.oneof(...mutations)).map(([valid, mutation]) => {
     const body: Record<string, unknown> = { ...valid };
@@ -149,11 +175,15 @@ export function brokenBody(type: string): fc.Arbitrary<{ body: unknown; errorPat
 }
 
 function updateConfigKeys(): string[] {
-  return Object.keys((spec.components.schemas.DestinationConfigUpdate as { properties: Record<string, unknown> }).properties);
+  return Object.keys(
+    (spec.components.schemas.DestinationConfigUpdate as { properties: Record<string, unknown> }).properties,
+  );
 }
 
 function configKeysOf(type: string): string[] {
-  return Object.keys((spec.components.schemas[configSchemaName(type)] as { properties: Record<string, unknown> }).properties);
+  return Object.keys(
+    (spec.components.schemas[configSchemaName(type)] as { properties: Record<string, unknown> }).properties,
+  );
 }
 
 export function brokenRequest(fixture: Fixture): fc.Arbitrary<GeneratedRequest> {
@@ -173,7 +203,14 @@ export function brokenRequest(fixture: Fixture): fc.Arbitrary<GeneratedRequest> 
     ),
   );
   const badId = fc
-    .oneof(fc.stringMatching(/^[0-9a-z-]{1,40}$/), fc.constantFrom('7019b9f2-c5e6-4f46-873e-55a17bb095aZ', '7019b9f2c5e64f46873e55a17bb095a3x', 'é019b9f2-c5e6-4f46-873e-55a17bb095a3'))
+    .oneof(
+      fc.stringMatching(/^[0-9a-z-]{1,40}$/),
+      fc.constantFrom(
+        '7019b9f2-c5e6-4f46-873e-55a17bb095aZ',
+        '7019b9f2c5e64f46873e55a17bb095a3x',
+        'é019b9f2-c5e6-4f46-873e-55a17bb095a3',
+      ),
+    )
     .filter((id) => !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id))
     .map(
       (id): GeneratedRequest => ({
@@ -189,10 +226,26 @@ export function brokenRequest(fixture: Fixture): fc.Arbitrary<GeneratedRequest> 
     .tuple(
       slug,
       fc.oneof(
-        fc.constantFrom(limitSchema.minimum - 1, limitSchema.maximum + 1, -5, 1.5, 'abc', '99999999999999999999', '1e2', ' 5').map((v) => ({ q: `limit=${encodeURIComponent(String(v))}`, path: '/query/limit' })),
-        fc.constantFrom(-1, 'x', 2.5, '-0.5').map((v) => ({ q: `offset=${encodeURIComponent(String(v))}`, path: '/query/offset' })),
-        fc.tuple(fc.integer({ min: 1, max: 100 }), fc.integer({ min: 1, max: 100 })).map(([a, b]) => ({ q: `limit=${a}&limit=${b}`, path: '/query/limit' })),
-        fc.stringMatching(/^[a-z]{1,12}$/)
+        fc
+          .constantFrom(
+            limitSchema.minimum - 1,
+            limitSchema.maximum + 1,
+            -5,
+            1.5,
+            'abc',
+            '99999999999999999999',
+            '1e2',
+            ' 5',
+          )
+          .map((v) => ({ q: `limit=${encodeURIComponent(String(v))}`, path: '/query/limit' })),
+        fc
+          .constantFrom(-1, 'x', 2.5, '-0.5')
+          .map((v) => ({ q: `offset=${encodeURIComponent(String(v))}`, path: '/query/offset' })),
+        fc
+          .tuple(fc.integer({ min: 1, max: 100 }), fc.integer({ min: 1, max: 100 }))
+          .map(([a, b]) => ({ q: `limit=${a}&limit=${b}`, path: '/query/limit' })),
+        fc
+          .stringMatching(/^[a-z]{1,12}$/)
           .filter((name) => name !== 'limit' && name !== 'offset')
           .map((name) => ({ q: `${name}=1`, path: `/query/${name}` })),
       ),

@@ -7,9 +7,15 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDestination } from '../../server/provisioning/index.js';
 import { arbitraryFor, configSchemaName, partialOf, semanticRules } from '../support/arbitraries.js';
-import { createWorkspace, destinationTypes, startTestServer, type TestServer, type Workspace } from '../support/server.js';
+import {
+  createWorkspace,
+  destinationTypes,
+  startTestServer,
+  type TestServer,
+  type Workspace,
+} from '../support/server.js';
 import { spec } from '../support/spec.js';
-import { applyToModel, type Config, looksMasked, mask, type ModelState, sampleConfig, secretKeysOf } from './model.js';
+import { applyToModel, type Config, looksMasked, type ModelState, mask, sampleConfig, secretKeysOf } from './model.js';
 
 const RUNS = 2000;
 const seed = process.env.FC_SEED === undefined ? undefined : Number(process.env.FC_SEED);
@@ -38,7 +44,12 @@ beforeAll(async () => {
   workspace = await createWorkspace(server.store, server.clock.now());
   destinations = [];
   for (const type of destinationTypes.keys()) {
-    const created = await createDestination(server.store, destinationTypes, { workspaceId: workspace.id, type, name: type, config: sampleConfig(type) }, server.clock.now());
+    const created = await createDestination(
+      server.store,
+      destinationTypes,
+      { workspaceId: workspace.id, type, name: type, config: sampleConfig(type) },
+      server.clock.now(),
+    );
     destinations.push({ id: created.id, type });
   }
   // The judge reads the contract as any client would: from the server, as JSON.
@@ -49,9 +60,12 @@ beforeAll(async () => {
     .flatMap((item) => Object.values(item))
     .find((o) => o.operationId === 'updateObservabilityDestination');
   if (!operation) throw new Error('/openapi.json has no operation updateObservabilityDestination');
-  const bodySchema = ((operation.requestBody as Json).content as Record<string, Json>)['application/json']?.schema as { $ref: string };
+  const bodySchema = ((operation.requestBody as Json).content as Record<string, Json>)['application/json']?.schema as {
+    $ref: string;
+  };
   acceptsBody = ajv.compile({ $ref: `openapi.json${bodySchema.$ref}` });
-  for (const type of destinationTypes.keys()) configSchemaOf.set(type, ajv.compile({ $ref: `openapi.json#/components/schemas/${configSchemaName(type)}` }));
+  for (const type of destinationTypes.keys())
+    configSchemaOf.set(type, ajv.compile({ $ref: `openapi.json#/components/schemas/${configSchemaName(type)}` }));
 });
 
 afterAll(async () => {
@@ -74,7 +88,8 @@ function proseRuleBroken(body: Body, type: string, state: ModelState): string | 
   if (config === undefined) return undefined;
   const typeSchema = spec.components.schemas[configSchemaName(type)] as { properties: Json };
   // 1. `config` takes only the keys of the destination's type (its `*Config` schema).
-  if (Object.keys(config).some((key) => !Object.hasOwn(typeSchema.properties, key))) return 'a config key of another type';
+  if (Object.keys(config).some((key) => !Object.hasOwn(typeSchema.properties, key)))
+    return 'a config key of another type';
   // 2. A masked-looking secret is refused, unless it is the stored value's own mask (which keeps it).
   const secrets = secretKeysOf(type);
   for (const [key, value] of Object.entries(config)) {
@@ -83,7 +98,8 @@ function proseRuleBroken(body: Body, type: string, state: ModelState): string | 
       const storedHeaders = typeof stored === 'object' ? stored : {};
       for (const [name, headerValue] of Object.entries(value)) {
         const before = Object.hasOwn(storedHeaders, name) ? storedHeaders[name] : undefined;
-        if (looksMasked(headerValue) && !(before !== undefined && headerValue === mask(before))) return 'a masked header value';
+        if (looksMasked(headerValue) && !(before !== undefined && headerValue === mask(before)))
+          return 'a masked header value';
       }
     } else if (secrets.has(key) && looksMasked(value) && !(typeof stored === 'string' && value === mask(stored))) {
       return 'a masked secret';
@@ -113,7 +129,8 @@ async function decide(destination: { id: string; type: string }, body: Body): Pr
 const counts = { accepted: 0, refusedBySchema: 0, proseRule: 0 };
 
 const filterSchemas = (spec.components.schemas.FilterRule as { oneOf: { $ref: string }[] }).oneOf.map(
-  ({ $ref }) => spec.components.schemas[$ref.split('/').pop() ?? ''] as { properties: { operator: { enum: string[] } } },
+  ({ $ref }) =>
+    spec.components.schemas[$ref.split('/').pop() ?? ''] as { properties: { operator: { enum: string[] } } },
 );
 const operators = filterSchemas.flatMap((schema) => schema.properties.operator.enum);
 const fields = (spec.components.schemas.FilterField as { enum: string[] }).enum;
@@ -121,7 +138,10 @@ const fields = (spec.components.schemas.FilterField as { enum: string[] }).enum;
 /** Values of every JSON kind a rule may carry, valid for some operator or for none. */
 const valueKinds: Record<string, fc.Arbitrary<unknown>> = {
   number: fc.oneof(fc.integer({ min: -1000, max: 1000 }), fc.double({ noNaN: true, noDefaultInfinity: true })),
-  string: fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('^openai/', 'gpt-4', '[', '(?<', '\\d+', 'a\\Z', '\\-')),
+  string: fc.oneof(
+    fc.string({ maxLength: 20 }),
+    fc.constantFrom('^openai/', 'gpt-4', '[', '(?<', '\\d+', 'a\\Z', '\\-'),
+  ),
   boolean: fc.boolean(),
   null: fc.constant(null),
   object: fc.constant({ x: 1 }),
@@ -129,18 +149,33 @@ const valueKinds: Record<string, fc.Arbitrary<unknown>> = {
 
 const anyPairing = fc.record(
   {
-    field: fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...fields) }, { weight: 1, arbitrary: fc.constantFrom('colour', '') }),
-    operator: fc.oneof({ weight: 19, arbitrary: fc.constantFrom(...operators) }, { weight: 1, arbitrary: fc.constantFrom('like', 'EQUALS') }),
+    field: fc.oneof(
+      { weight: 9, arbitrary: fc.constantFrom(...fields) },
+      { weight: 1, arbitrary: fc.constantFrom('colour', '') },
+    ),
+    operator: fc.oneof(
+      { weight: 19, arbitrary: fc.constantFrom(...operators) },
+      { weight: 1, arbitrary: fc.constantFrom('like', 'EQUALS') },
+    ),
     value: fc.oneof(...Object.values(valueKinds)),
   },
   { requiredKeys: ['field', 'operator'] },
 );
-const rule = fc.oneof({ weight: 4, arbitrary: arbitraryFor({ $ref: '#/components/schemas/FilterRule' }) }, { weight: 1, arbitrary: anyPairing });
+const rule = fc.oneof(
+  { weight: 4, arbitrary: arbitraryFor({ $ref: '#/components/schemas/FilterRule' }) },
+  { weight: 1, arbitrary: anyPairing },
+);
 const filterRules = fc.oneof(
   fc.record(
     {
       enabled: fc.boolean(),
-      groups: fc.array(fc.record({ logic: fc.constantFrom('and', 'or'), rules: fc.array(rule, { minLength: 1, maxLength: 2 }) }, { requiredKeys: ['rules'] }), { maxLength: 2 }),
+      groups: fc.array(
+        fc.record(
+          { logic: fc.constantFrom('and', 'or'), rules: fc.array(rule, { minLength: 1, maxLength: 2 }) },
+          { requiredKeys: ['rules'] },
+        ),
+        { maxLength: 2 },
+      ),
     },
     { requiredKeys: ['groups'] },
   ),
@@ -148,7 +183,10 @@ const filterRules = fc.oneof(
 );
 
 /** A secret, mostly a real one, sometimes of a mask's shape. */
-const secret = fc.oneof({ weight: 9, arbitrary: semanticRules.secret }, { weight: 1, arbitrary: fc.constantFrom('****', '********', 'pk-l...EfGh', 'x...y') });
+const secret = fc.oneof(
+  { weight: 9, arbitrary: semanticRules.secret },
+  { weight: 1, arbitrary: fc.constantFrom('****', '********', 'pk-l...EfGh', 'x...y') },
+);
 const wrongValues = fc.constantFrom('x', 7, 1.5, true, null, [], {}, -1);
 
 function body(type: string): fc.Arbitrary<Body> {
@@ -156,9 +194,17 @@ function body(type: string): fc.Arbitrary<Body> {
   const anyTypeConfig = arbitraryFor({ $ref: '#/components/schemas/DestinationConfigUpdate' }, { secret });
   const wellFormed = arbitraryFor(
     { $ref: '#/components/schemas/ObservabilityDestinationUpdate' },
-    { secret, overrides: { DestinationConfigUpdate: fc.oneof({ weight: 4, arbitrary: ownConfig }, { weight: 1, arbitrary: anyTypeConfig }), FilterRules: filterRules } },
+    {
+      secret,
+      overrides: {
+        DestinationConfigUpdate: fc.oneof({ weight: 4, arbitrary: ownConfig }, { weight: 1, arbitrary: anyTypeConfig }),
+        FilterRules: filterRules,
+      },
+    },
   ) as fc.Arbitrary<Body>;
-  const properties = Object.keys((spec.components.schemas.ObservabilityDestinationUpdate as { properties: Json }).properties);
+  const properties = Object.keys(
+    (spec.components.schemas.ObservabilityDestinationUpdate as { properties: Json }).properties,
+  );
   // Now and then, one field of a well-formed body gets a value of any kind, or an unknown field appears.
   const broken = fc
     .tuple(wellFormed, fc.constantFrom(...properties, 'colour'), wrongValues)
@@ -170,11 +216,14 @@ describe('the server decides as the published schema does', () => {
   it('on every operator paired with a value of every kind, and with none', async () => {
     const [destination] = destinations;
     if (!destination) throw new Error('no destination');
-    const samples = Object.entries(valueKinds).map(([kind, arbitrary]) => [kind, fc.sample(arbitrary, { numRuns: 3, seed: 1 })] as const);
+    const samples = Object.entries(valueKinds).map(
+      ([kind, arbitrary]) => [kind, fc.sample(arbitrary, { numRuns: 3, seed: 1 })] as const,
+    );
     for (const operator of operators) {
       await decide(destination, { filter_rules: { groups: [{ rules: [{ field: 'model', operator }] }] } });
       for (const [, values] of samples) {
-        for (const value of values) await decide(destination, { filter_rules: { groups: [{ rules: [{ field: 'model', operator, value }] }] } });
+        for (const value of values)
+          await decide(destination, { filter_rules: { groups: [{ rules: [{ field: 'model', operator, value }] }] } });
       }
     }
   });
@@ -183,7 +232,9 @@ describe('the server decides as the published schema does', () => {
     const before = { ...counts };
     await fc.assert(
       fc.asyncProperty(
-        fc.constantFrom(...destinations).chain((destination) => body(destination.type).map((b) => ({ destination, body: b }))),
+        fc
+          .constantFrom(...destinations)
+          .chain((destination) => body(destination.type).map((b) => ({ destination, body: b }))),
         async ({ destination, body: b }) => decide(destination, b),
       ),
       params,
@@ -192,7 +243,9 @@ describe('the server decides as the published schema does', () => {
     const refused = counts.refusedBySchema - before.refusedBySchema;
     const byProse = counts.proseRule - before.proseRule;
     // Mostly well-formed, and every kind of answer seen.
-    console.log(`${RUNS} bodies: ${accepted} taken, ${refused} refused by the schema, ${byProse} refused by a rule of the prose`);
+    console.log(
+      `${RUNS} bodies: ${accepted} taken, ${refused} refused by the schema, ${byProse} refused by a rule of the prose`,
+    );
     expect(accepted + refused + byProse).toBe(RUNS);
     expect(accepted).toBeGreaterThan(RUNS / 2);
     expect(refused).toBeGreaterThan(RUNS / 20);

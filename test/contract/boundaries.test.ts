@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundaryCases, type BoundaryCase } from '../support/boundaries.js';
+import { type BoundaryCase, boundaryCases } from '../support/boundaries.js';
 import { describeErrors, parameterSchema, requestBodySchema } from '../support/spec.js';
 
 function validatorFor(target: BoundaryCase['target']) {

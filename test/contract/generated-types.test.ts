@@ -38,6 +38,8 @@ describe('generated types', () => {
 
   it('takes the key kinds from the contract', () => {
     expectTypeOf<components['schemas']['KeyKind']>().toEqualTypeOf<'management' | 'standard'>();
-    expectTypeOf<NonNullable<components['schemas']['ErrorMetadata']['accepted_key_kinds']>>().toEqualTypeOf<components['schemas']['KeyKind'][]>();
+    expectTypeOf<NonNullable<components['schemas']['ErrorMetadata']['accepted_key_kinds']>>().toEqualTypeOf<
+      components['schemas']['KeyKind'][]
+    >();
   });
 });

@@ -13,7 +13,12 @@ function specWith(edit: (copy: OpenApiDocument) => void): OpenApiDocument {
   return copy;
 }
 
-const deleteKey = { operationId: 'deleteKey', summary: 'Delete a key.', security: [{ bearerAuth: ['management'] }], responses: { '204': { description: 'Deleted.' } } };
+const deleteKey = {
+  operationId: 'deleteKey',
+  summary: 'Delete a key.',
+  security: [{ bearerAuth: ['management'] }],
+  responses: { '204': { description: 'Deleted.' } },
+};
 
 describe('binding operations to handlers', () => {
   it('binds every operation of openapi.yaml to a handler, and every handler to an operation', () => {
@@ -35,18 +40,26 @@ describe('binding operations to handlers', () => {
       (copy.paths['/keys/{hash}'] as Record<string, unknown>).delete = deleteKey;
     });
     expect(() => bindOperations(withNewOperation, operationHandlers)).toThrow(ContractError);
-    expect(() => bindOperations(withNewOperation, operationHandlers)).toThrow('operation deleteKey (DELETE /keys/{hash}) has no handler in server/operations');
+    expect(() => bindOperations(withNewOperation, operationHandlers)).toThrow(
+      'operation deleteKey (DELETE /keys/{hash}) has no handler in server/operations',
+    );
     expect(() => createApp({ ...appDeps(), spec: withNewOperation })).toThrow(/deleteKey/);
   });
 
   it('refuses a handler that has no operation in the spec, naming it', () => {
-    const handlers: Record<string, AnyHandler> = { ...operationHandlers, rotateKey: async () => ({ status: 200, body: {} }) };
+    const handlers: Record<string, AnyHandler> = {
+      ...operationHandlers,
+      rotateKey: async () => ({ status: 200, body: {} }),
+    };
     expect(() => bindOperations(spec, handlers)).toThrow('handler rotateKey has no operation in openapi.yaml');
     expect(() => createApp({ ...appDeps(), handlers })).toThrow(/rotateKey/);
   });
 
   it('names every mismatch on one line', () => {
-    const { listPresetVersions: _dropped, ...handlers } = { ...operationHandlers, rotateKey: (async () => ({})) as AnyHandler };
+    const { listPresetVersions: _dropped, ...handlers } = {
+      ...operationHandlers,
+      rotateKey: (async () => ({})) as AnyHandler,
+    };
     try {
       bindOperations(spec, handlers);
       expect.unreachable();
@@ -59,10 +72,22 @@ describe('binding operations to handlers', () => {
   });
 
   it.each([
-    ['an unknown key kind', [{ bearerAuth: ['admin'] }], 'key kind "admin" is not one of KeyKind (management, standard)'],
+    [
+      'an unknown key kind',
+      [{ bearerAuth: ['admin'] }],
+      'key kind "admin" is not one of KeyKind (management, standard)',
+    ],
     ['no key kind at all', [{ bearerAuth: [] }], 'no security requirement names a key kind'],
-    ['two kinds in one requirement', [{ bearerAuth: ['management', 'standard'] }], 'requirement bearerAuth: [management, standard] asks a key to be of several kinds at once'],
-    ['a scheme that is not bearer', [{ apiKeyHeader: ['management'] }], 'security scheme apiKeyHeader is not an http bearer scheme'],
+    [
+      'two kinds in one requirement',
+      [{ bearerAuth: ['management', 'standard'] }],
+      'requirement bearerAuth: [management, standard] asks a key to be of several kinds at once',
+    ],
+    [
+      'a scheme that is not bearer',
+      [{ apiKeyHeader: ['management'] }],
+      'security scheme apiKeyHeader is not an http bearer scheme',
+    ],
   ])('refuses an operation whose security requirement states %s', (_name, security, message) => {
     const edited = specWith((copy) => {
       const operation = copy.paths['/keys/{hash}']?.get;
@@ -73,11 +98,20 @@ describe('binding operations to handlers', () => {
 
   it('takes the prefix from the servers of the spec', () => {
     expect(apiBasePaths(spec)).toEqual(['/api/v1']);
-    expect(apiBasePaths(specWith((copy) => (copy.servers = [{ url: 'https://api.example.com/v2/' }])))).toEqual(['/v2']);
+    expect(apiBasePaths(specWith((copy) => (copy.servers = [{ url: 'https://api.example.com/v2/' }])))).toEqual([
+      '/v2',
+    ]);
   });
 });
 
 function appDeps() {
   // createApp checks the binding before it touches any of these.
-  return { store: undefined as never, clock: () => new Date(), logger: undefined as never, spec, validateResponses: false, rateLimit: { windowMs: 1000, limit: 1 } };
+  return {
+    store: undefined as never,
+    clock: () => new Date(),
+    logger: undefined as never,
+    spec,
+    validateResponses: false,
+    rateLimit: { windowMs: 1000, limit: 1 },
+  };
 }

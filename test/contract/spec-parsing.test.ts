@@ -5,7 +5,9 @@ import { parseSpecYaml } from '../../server/spec.js';
 
 describe('reading openapi.yaml', () => {
   it('keeps timestamps and dates as strings, and reads numbers, booleans and null as such', () => {
-    expect(parseSpecYaml('at: 2026-11-18T12:00:00Z\nday: 2026-11-18\nn: 0.5\nyes: true\nnone: null\nword: on\n')).toEqual({
+    expect(
+      parseSpecYaml('at: 2026-11-18T12:00:00Z\nday: 2026-11-18\nn: 0.5\nyes: true\nnone: null\nword: on\n'),
+    ).toEqual({
       at: '2026-11-18T12:00:00Z',
       day: '2026-11-18',
       n: 0.5,

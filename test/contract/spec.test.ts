@@ -27,7 +27,11 @@ function responseOf(operationId: string, status: string): JsonObject {
   return resolve(response);
 }
 
-function jsonContent(response: JsonObject): { schema: JsonObject; example?: unknown; examples?: Record<string, { value: unknown }> } {
+function jsonContent(response: JsonObject): {
+  schema: JsonObject;
+  example?: unknown;
+  examples?: Record<string, { value: unknown }>;
+} {
   const content = (response.content as Record<string, never>)['application/json'];
   if (!content) throw new Error('response has no application/json content');
   return content;
@@ -43,10 +47,13 @@ describe('operations', () => {
     expect(spec.servers.map((s) => s.url)).toEqual(['/api/v1']);
   });
 
-  it.each(Object.entries(expectedStatuses))('%s documents exactly the statuses of the design', (operationId, statuses) => {
-    const { operation } = findOperation(operationId);
-    expect(Object.keys(operation.responses).sort()).toEqual([...statuses].sort());
-  });
+  it.each(Object.entries(expectedStatuses))(
+    '%s documents exactly the statuses of the design',
+    (operationId, statuses) => {
+      const { operation } = findOperation(operationId);
+      expect(Object.keys(operation.responses).sort()).toEqual([...statuses].sort());
+    },
+  );
 
   const acceptedKeyKinds: Record<keyof operations, string[]> = {
     getKey: ['management'],
@@ -54,11 +61,14 @@ describe('operations', () => {
     listPresetVersions: ['management', 'standard'],
   };
 
-  it.each(Object.entries(acceptedKeyKinds))('%s requires the bearer scheme and states the key kinds it accepts, one alternative each', (operationId, kinds) => {
-    const { operation } = findOperation(operationId);
-    expect(operation.security).toEqual(kinds.map((kind) => ({ bearerAuth: [kind] })));
-    expect(spec.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
-  });
+  it.each(Object.entries(acceptedKeyKinds))(
+    '%s requires the bearer scheme and states the key kinds it accepts, one alternative each',
+    (operationId, kinds) => {
+      const { operation } = findOperation(operationId);
+      expect(operation.security).toEqual(kinds.map((kind) => ({ bearerAuth: [kind] })));
+      expect(spec.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    },
+  );
 
   it('states on every operation, as security roles, key kinds that KeyKind defines', () => {
     const keyKinds = (spec.components.schemas.KeyKind as { enum: string[] }).enum;
@@ -75,19 +85,22 @@ describe('operations', () => {
     }
   });
 
-  it.each(Object.entries(expectedStatuses))('%s answers every error in the envelope, with a matching example', (operationId, statuses) => {
-    const validate = componentSchema('ErrorResponse');
-    for (const status of statuses.filter((s) => !s.startsWith('2'))) {
-      const content = jsonContent(responseOf(operationId, status));
-      expect(content.schema).toEqual({ $ref: '#/components/schemas/ErrorResponse' });
-      const examples = examplesOf(content);
-      expect(examples.length, `${operationId} ${status} has an example`).toBeGreaterThan(0);
-      for (const example of examples) {
-        expect(validate(example), describeErrors(validate.errors)).toBe(true);
-        expect((example as { error: { code: number } }).error.code).toBe(Number(status));
+  it.each(Object.entries(expectedStatuses))(
+    '%s answers every error in the envelope, with a matching example',
+    (operationId, statuses) => {
+      const validate = componentSchema('ErrorResponse');
+      for (const status of statuses.filter((s) => !s.startsWith('2'))) {
+        const content = jsonContent(responseOf(operationId, status));
+        expect(content.schema).toEqual({ $ref: '#/components/schemas/ErrorResponse' });
+        const examples = examplesOf(content);
+        expect(examples.length, `${operationId} ${status} has an example`).toBeGreaterThan(0);
+        for (const example of examples) {
+          expect(validate(example), describeErrors(validate.errors)).toBe(true);
+          expect((example as { error: { code: number } }).error.code).toBe(Number(status));
+        }
       }
-    }
-  });
+    },
+  );
 
   it('documents the retry and authentication headers on the errors that need them', () => {
     for (const operationId of Object.keys(expectedStatuses)) {
@@ -100,7 +113,9 @@ describe('operations', () => {
   it('makes the destination update conditional with ETag and If-Match', () => {
     const { operation } = findOperation('updateObservabilityDestination');
     expect(Object.keys(responseOf('updateObservabilityDestination', '200').headers ?? {})).toContain('ETag');
-    expect(operation.parameters).toContainEqual(expect.objectContaining({ name: 'If-Match', in: 'header', required: false }));
+    expect(operation.parameters).toContainEqual(
+      expect.objectContaining({ name: 'If-Match', in: 'header', required: false }),
+    );
     expect(operation.requestBody?.required).toBe(true);
   });
 
@@ -129,7 +144,11 @@ describe('operations', () => {
 describe('error envelope', () => {
   const validate = componentSchema('ErrorResponse');
   const bodies: [string, unknown, boolean][] = [
-    ['code, message and validation errors', { error: { code: 400, message: 'bad', metadata: { errors: [{ path: '/body/name', message: 'too short' }] } } }, true],
+    [
+      'code, message and validation errors',
+      { error: { code: 400, message: 'bad', metadata: { errors: [{ path: '/body/name', message: 'too short' }] } } },
+      true,
+    ],
     ['metadata null', { error: { code: 404, message: 'Not found.', metadata: null } }, true],
     ['metadata omitted', { error: { code: 500, message: 'Internal server error.' } }, true],
     ['no error object', { message: 'bad' }, false],
@@ -137,7 +156,11 @@ describe('error envelope', () => {
     ['code not an integer', { error: { code: 400.5, message: 'bad' } }, false],
     ['no message', { error: { code: 400 } }, false],
     ['metadata as a string', { error: { code: 400, message: 'bad', metadata: 'details' } }, false],
-    ['a field error without a path', { error: { code: 400, message: 'bad', metadata: { errors: [{ message: 'x' }] } } }, false],
+    [
+      'a field error without a path',
+      { error: { code: 400, message: 'bad', metadata: { errors: [{ message: 'x' }] } } },
+      false,
+    ],
   ];
   it.each(bodies)('%s', (_name, body, valid) => {
     expect(validate(body), describeErrors(validate.errors)).toBe(valid);
@@ -151,13 +174,17 @@ describe('destination types', () => {
   it('has exactly one config schema per destination type, each listed in DestinationConfig', () => {
     const declared = configSchemas.map(([, schema]) => schema['x-destination-type']);
     expect([...declared].sort()).toEqual([...typeNames].sort());
-    const listed = (spec.components.schemas.DestinationConfig as { anyOf: { $ref: string }[] }).anyOf.map((s) => s.$ref);
+    const listed = (spec.components.schemas.DestinationConfig as { anyOf: { $ref: string }[] }).anyOf.map(
+      (s) => s.$ref,
+    );
     expect(listed.sort()).toEqual(configSchemas.map(([name]) => `#/components/schemas/${name}`).sort());
   });
 
   it('accepts in an update exactly the config keys some type has', () => {
     const keysOfTypes = new Set(configSchemas.flatMap(([, schema]) => Object.keys(schema.properties as JsonObject)));
-    const updateKeys = Object.keys((spec.components.schemas.DestinationConfigUpdate as { properties: JsonObject }).properties);
+    const updateKeys = Object.keys(
+      (spec.components.schemas.DestinationConfigUpdate as { properties: JsonObject }).properties,
+    );
     expect(updateKeys.sort()).toEqual([...keysOfTypes].sort());
   });
 

@@ -3,11 +3,11 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operationHandlers } from '../../server/operations/index.js';
 import { projectRoot } from '../support/process.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { operationHandlers } from '../../server/operations/index.js';
 import { findOperation, spec } from '../support/spec.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -17,90 +17,122 @@ const screenshotPath = join(projectRoot, 'test-output', 'docs.png');
 let server: TestServer;
 let browser: Browser | undefined;
 
-describe.skipIf(!hasChromium)(`docs in a browser${hasChromium ? '' : ' (skipped: Debian chromium is not installed; .ci/run installs it)'}`, () => {
-  beforeAll(async () => {
-    // `npm test` builds the docs first; a lone run of this file builds them if they are missing.
-    if (!existsSync(join(projectRoot, 'dist', 'docs', 'index.html'))) {
-      execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build-docs.ts'], { cwd: projectRoot, stdio: 'ignore' });
-    }
-    server = await startTestServer();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  it('renders the three operations, their parameters and error responses with no network', async () => {
-    if (!browser) throw new Error('Chromium did not start');
-    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-    const page = await context.newPage();
-    const blocked: string[] = [];
-    const local = new URL(server.baseUrl).host;
-    await page.route('**/*', (route) => {
-      const url = new URL(route.request().url());
-      if (url.host === local || url.protocol === 'data:' || url.protocol === 'blob:') return route.continue();
-      blocked.push(url.href);
-      return route.abort();
-    });
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-
-    const response = await page.goto(`${server.baseUrl}/docs/`, { waitUntil: 'networkidle' });
-    expect(response?.status()).toBe(200);
-    await expect.poll(() => page.getByText(`${spec.info.title} (${spec.info.version})`).isVisible(), { timeout: 15_000 }).toBe(true);
-
-    // Each operation is its own section, reached from the sidebar.
-    // Every operation of the spec, where the renderer files it (`<tag>/<operationId>`).
-    const operations = Object.values(spec.paths).flatMap((item) =>
-      Object.values(item).map((operation) => {
-        const bodySchema = operation.requestBody?.content['application/json']?.schema as { $ref?: string } | undefined;
-        const body = bodySchema?.$ref ? (spec.components.schemas[bodySchema.$ref.split('/').pop() ?? ''] as { properties?: object }) : undefined;
-        return {
-          operationId: operation.operationId,
-          route: `${(operation.tags?.[0] ?? '').toLowerCase()}/${operation.operationId.toLowerCase()}`,
-          summary: operation.summary ?? '',
-          parameters: [...(operation.parameters ?? []).map((p) => p.name), ...Object.keys(body?.properties ?? {})],
-          statuses: Object.keys(operation.responses),
-        };
-      }),
-    );
-    expect(operations.map((o) => o.operationId).sort()).toEqual(Object.keys(operationHandlers).sort());
-    mkdirSync(join(projectRoot, 'test-output'), { recursive: true });
-    for (const operation of operations) {
-      await page.goto(`${server.baseUrl}/docs/#/${operation.route}`, { waitUntil: 'networkidle' });
-      const heading = page.getByRole('heading', { name: operation.summary });
-      await expect.poll(() => heading.isVisible(), { timeout: 15_000 }).toBe(true);
-      for (const name of operation.parameters) {
-        await expect.poll(() => page.getByText(name, { exact: true }).first().isVisible(), { timeout: 5_000 }).toBe(true);
+describe.skipIf(!hasChromium)(
+  `docs in a browser${hasChromium ? '' : ' (skipped: Debian chromium is not installed; .ci/run installs it)'}`,
+  () => {
+    beforeAll(async () => {
+      // `npm test` builds the docs first; a lone run of this file builds them if they are missing.
+      if (!existsSync(join(projectRoot, 'dist', 'docs', 'index.html'))) {
+        execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build-docs.ts'], {
+          cwd: projectRoot,
+          stdio: 'ignore',
+        });
       }
-      // Playwright's innerText of a locator, the text as rendered (not a DOM node's property).
-      // biome-ignore lint/performance/useDomNodeTextContent: textContent would add hidden text and scripts
-      const main = await page.locator('body').innerText();
-      for (const status of operation.statuses) expect(main, `${operation.route} shows ${status}`).toMatch(new RegExp(`\\b${status}\\b`));
-      // The key kinds it accepts, as the roles of its security requirements.
-      const shownKinds = [...main.matchAll(/bearerAuth\s*\(Required scopes:\s*(\w+)\s*\)/g)].map((match) => match[1]);
-      const stated = (findOperation(operation.operationId).operation.security ?? []).flatMap((requirement) => requirement.bearerAuth ?? []);
-      expect(shownKinds, `${operation.route} shows its key kinds`).toEqual(stated);
-      await page.screenshot({ path: join(projectRoot, 'test-output', `docs-${operation.route.split('/')[0]}.png`) });
-    }
-    // An error response opens to its description.
-    await page.goto(`${server.baseUrl}/docs/#/observability/updateobservabilitydestination`, { waitUntil: 'networkidle' });
-    await page.getByText('412', { exact: true }).first().click();
-    await expect.poll(() => page.getByText('does not match the current', { exact: false }).first().isVisible(), { timeout: 5_000 }).toBe(true);
-    await page.screenshot({ path: screenshotPath, fullPage: false });
-    expect(existsSync(screenshotPath)).toBe(true);
-    expect(blocked).toEqual([]);
-    expect(errors).toEqual([]);
-    await context.close();
-  }, 60_000);
+      server = await startTestServer();
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
+      });
+    }, 60_000);
 
-  it('serves the spec beside the docs', async () => {
-    expect((await fetch(`${server.baseUrl}/openapi.yaml`)).status).toBe(200);
-    expect((await fetch(`${server.baseUrl}/openapi.json`)).status).toBe(200);
-  });
-});
+    afterAll(async () => {
+      await browser?.close();
+      await server?.close();
+    });
+
+    it('renders the three operations, their parameters and error responses with no network', async () => {
+      if (!browser) throw new Error('Chromium did not start');
+      const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+      const page = await context.newPage();
+      const blocked: string[] = [];
+      const local = new URL(server.baseUrl).host;
+      await page.route('**/*', (route) => {
+        const url = new URL(route.request().url());
+        if (url.host === local || url.protocol === 'data:' || url.protocol === 'blob:') return route.continue();
+        blocked.push(url.href);
+        return route.abort();
+      });
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+
+      const response = await page.goto(`${server.baseUrl}/docs/`, { waitUntil: 'networkidle' });
+      expect(response?.status()).toBe(200);
+      await expect
+        .poll(() => page.getByText(`${spec.info.title} (${spec.info.version})`).isVisible(), { timeout: 15_000 })
+        .toBe(true);
+
+      // Each operation is its own section, reached from the sidebar.
+      // Every operation of the spec, where the renderer files it (`<tag>/<operationId>`).
+      const operations = Object.values(spec.paths).flatMap((item) =>
+        Object.values(item).map((operation) => {
+          const bodySchema = operation.requestBody?.content['application/json']?.schema as
+            | { $ref?: string }
+            | undefined;
+          const body = bodySchema?.$ref
+            ? (spec.components.schemas[bodySchema.$ref.split('/').pop() ?? ''] as { properties?: object })
+            : undefined;
+          return {
+            operationId: operation.operationId,
+            route: `${(operation.tags?.[0] ?? '').toLowerCase()}/${operation.operationId.toLowerCase()}`,
+            summary: operation.summary ?? '',
+            parameters: [...(operation.parameters ?? []).map((p) => p.name), ...Object.keys(body?.properties ?? {})],
+            statuses: Object.keys(operation.responses),
+          };
+        }),
+      );
+      expect(operations.map((o) => o.operationId).sort()).toEqual(Object.keys(operationHandlers).sort());
+      mkdirSync(join(projectRoot, 'test-output'), { recursive: true });
+      for (const operation of operations) {
+        await page.goto(`${server.baseUrl}/docs/#/${operation.route}`, { waitUntil: 'networkidle' });
+        const heading = page.getByRole('heading', { name: operation.summary });
+        await expect.poll(() => heading.isVisible(), { timeout: 15_000 }).toBe(true);
+        for (const name of operation.parameters) {
+          await expect
+            .poll(() => page.getByText(name, { exact: true }).first().isVisible(), { timeout: 5_000 })
+            .toBe(true);
+        }
+        // Playwright's innerText of a locator, the text as rendered (not a DOM node's property).
+        // biome-ignore lint/performance/useDomNodeTextContent: textContent would add hidden text and scripts
+        const main = await page.locator('body').innerText();
+        for (const status of operation.statuses)
+          expect(main, `${operation.route} shows ${status}`).toMatch(new RegExp(`\\b${status}\\b`));
+        // The key kinds it accepts, as the roles of its security requirements.
+        const shownKinds = [...main.matchAll(/bearerAuth\s*\(Required scopes:\s*(\w+)\s*\)/g)].map((match) => match[1]);
+        const stated = (findOperation(operation.operationId).operation.security ?? []).flatMap(
+          (requirement) => requirement.bearerAuth ?? [],
+        );
+        expect(shownKinds, `${operation.route} shows its key kinds`).toEqual(stated);
+        await page.screenshot({ path: join(projectRoot, 'test-output', `docs-${operation.route.split('/')[0]}.png`) });
+      }
+      // An error response opens to its description.
+      await page.goto(`${server.baseUrl}/docs/#/observability/updateobservabilitydestination`, {
+        waitUntil: 'networkidle',
+      });
+      await page.getByText('412', { exact: true }).first().click();
+      await expect
+        .poll(() => page.getByText('does not match the current', { exact: false }).first().isVisible(), {
+          timeout: 5_000,
+        })
+        .toBe(true);
+      await page.screenshot({ path: screenshotPath, fullPage: false });
+      expect(existsSync(screenshotPath)).toBe(true);
+      expect(blocked).toEqual([]);
+      expect(errors).toEqual([]);
+      await context.close();
+    }, 60_000);
+
+    it('serves the spec beside the docs', async () => {
+      expect((await fetch(`${server.baseUrl}/openapi.yaml`)).status).toBe(200);
+      expect((await fetch(`${server.baseUrl}/openapi.json`)).status).toBe(200);
+    });
+  },
+);

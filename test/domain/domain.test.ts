@@ -9,9 +9,21 @@ import { usageWindows } from '../../server/domain/time.js';
 describe('usage windows', () => {
   it.each([
     ['a Wednesday', '2026-11-18T12:00:00Z', { day: '2026-11-18', weekStart: '2026-11-16', monthStart: '2026-11-01' }],
-    ['a Monday at midnight', '2026-11-16T00:00:00Z', { day: '2026-11-16', weekStart: '2026-11-16', monthStart: '2026-11-01' }],
-    ['a Sunday just before midnight', '2026-11-22T23:59:59.999Z', { day: '2026-11-22', weekStart: '2026-11-16', monthStart: '2026-11-01' }],
-    ['a week that began last year', '2027-01-01T08:00:00Z', { day: '2027-01-01', weekStart: '2026-12-28', monthStart: '2027-01-01' }],
+    [
+      'a Monday at midnight',
+      '2026-11-16T00:00:00Z',
+      { day: '2026-11-16', weekStart: '2026-11-16', monthStart: '2026-11-01' },
+    ],
+    [
+      'a Sunday just before midnight',
+      '2026-11-22T23:59:59.999Z',
+      { day: '2026-11-22', weekStart: '2026-11-16', monthStart: '2026-11-01' },
+    ],
+    [
+      'a week that began last year',
+      '2027-01-01T08:00:00Z',
+      { day: '2027-01-01', weekStart: '2026-12-28', monthStart: '2027-01-01' },
+    ],
     ['a leap day', '2028-02-29T10:00:00Z', { day: '2028-02-29', weekStart: '2028-02-28', monthStart: '2028-02-01' }],
   ])('on %s', (_name, now, expected) => {
     expect(usageWindows(new Date(now))).toEqual(expected);
@@ -37,8 +49,19 @@ describe('masking', () => {
   });
 
   it('masks the secret keys and every header of a config, and nothing else', () => {
-    const masked = maskConfig({ baseUrl: 'https://example.com/a/long/path', apiKey: 'api-key-0123456789', headers: { A: 'header-value-0123456' } }, new Set(['apiKey']));
-    expect(masked).toEqual({ baseUrl: 'https://example.com/a/long/path', apiKey: 'api-...6789', headers: { A: 'head...3456' } });
+    const masked = maskConfig(
+      {
+        baseUrl: 'https://example.com/a/long/path',
+        apiKey: 'api-key-0123456789',
+        headers: { A: 'header-value-0123456' },
+      },
+      new Set(['apiKey']),
+    );
+    expect(masked).toEqual({
+      baseUrl: 'https://example.com/a/long/path',
+      apiKey: 'api-...6789',
+      headers: { A: 'head...3456' },
+    });
   });
 });
 

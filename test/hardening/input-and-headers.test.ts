@@ -5,7 +5,15 @@ import { createApp } from '../../server/app.js';
 import { listen } from '../../server/http/http-server.js';
 import { UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
 import { createDestination } from '../../server/provisioning/index.js';
-import { call, createWorkspace, destinationTypes, spec, startTestServer, type TestServer, type Workspace } from '../support/server.js';
+import {
+  call,
+  createWorkspace,
+  destinationTypes,
+  spec,
+  startTestServer,
+  type TestServer,
+  type Workspace,
+} from '../support/server.js';
 
 let server: TestServer;
 let workspace: Workspace;
@@ -14,7 +22,12 @@ let destinationPath = '';
 beforeAll(async () => {
   server = await startTestServer({ corsOrigins: ['https://console.example.com'] });
   workspace = await createWorkspace(server.store, server.clock.now());
-  const destination = await createDestination(server.store, destinationTypes, { workspaceId: workspace.id, type: 'otel-collector', config: { endpoint: 'https://otel.example.com' } }, server.clock.now());
+  const destination = await createDestination(
+    server.store,
+    destinationTypes,
+    { workspaceId: workspace.id, type: 'otel-collector', config: { endpoint: 'https://otel.example.com' } },
+    server.clock.now(),
+  );
   destinationPath = `/api/v1/observability/destinations/${destination.id}`;
 });
 
@@ -29,7 +42,11 @@ describe('input limits', () => {
     const nested = `{"name":${'['.repeat(depth)}${']'.repeat(depth)}}`;
     expect(nested.length).toBeLessThan(100 * 1024);
     const [answer, health] = await Promise.all([
-      call(server, 'PATCH', destinationPath, { key: workspace.managementKey, rawBody: nested, headers: { 'content-type': 'application/json' } }),
+      call(server, 'PATCH', destinationPath, {
+        key: workspace.managementKey,
+        rawBody: nested,
+        headers: { 'content-type': 'application/json' },
+      }),
       call(server, 'GET', '/healthz'),
     ]);
     expect(answer.status).toBe(400);
@@ -39,14 +56,29 @@ describe('input limits', () => {
 
   it('rejects a huge JSON document with 413 before parsing it', async () => {
     const huge = JSON.stringify({ name: 'n', api_key_hashes: Array.from({ length: 50_000 }, (_, i) => `h${i}`) });
-    const answer = await call(server, 'PATCH', destinationPath, { key: workspace.managementKey, rawBody: huge, headers: { 'content-type': 'application/json' } });
+    const answer = await call(server, 'PATCH', destinationPath, {
+      key: workspace.managementKey,
+      rawBody: huge,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(answer.status).toBe(413);
     expect(answer.body.error.code).toBe(413);
   });
 
   it('closes the connection of a client that sends its headers too slowly', async () => {
-    const app = createApp({ store: server.store, clock: server.clock.now, logger: pino({ level: 'silent' }), spec, validateResponses: true, rateLimit: UNREACHABLE_RATE_LIMIT });
-    const { server: slowServer } = await listen(app, '127.0.0.1', 0, { headersTimeoutMs: 500, requestTimeoutMs: 2000, keepAliveTimeoutMs: 1000 });
+    const app = createApp({
+      store: server.store,
+      clock: server.clock.now,
+      logger: pino({ level: 'silent' }),
+      spec,
+      validateResponses: true,
+      rateLimit: UNREACHABLE_RATE_LIMIT,
+    });
+    const { server: slowServer } = await listen(app, '127.0.0.1', 0, {
+      headersTimeoutMs: 500,
+      requestTimeoutMs: 2000,
+      keepAliveTimeoutMs: 1000,
+    });
     const { port } = slowServer.address() as { port: number };
     try {
       const closedAfterMs = await new Promise<number>((resolve, reject) => {
@@ -75,7 +107,9 @@ describe('input limits', () => {
 
 describe('security headers', () => {
   it('sends helmet defaults fit for a JSON API and no X-Powered-By', async () => {
-    const response = await call(server, 'GET', `/api/v1/keys/${workspace.standardKeyHash}`, { key: workspace.managementKey });
+    const response = await call(server, 'GET', `/api/v1/keys/${workspace.standardKeyHash}`, {
+      key: workspace.managementKey,
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('x-powered-by')).toBeNull();
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
@@ -92,7 +126,11 @@ describe('security headers', () => {
     const other = await call(server, 'GET', '/healthz', { headers: { origin: 'https://evil.example.net' } });
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
     const preflight = await call(server, 'OPTIONS', destinationPath, {
-      headers: { origin: 'https://console.example.com', 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'authorization,content-type,if-match' },
+      headers: {
+        origin: 'https://console.example.com',
+        'access-control-request-method': 'PATCH',
+        'access-control-request-headers': 'authorization,content-type,if-match',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-methods')).toContain('PATCH');

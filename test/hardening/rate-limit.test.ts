@@ -23,7 +23,9 @@ describe('rate limit per calling key', () => {
       const response = await list(workspace.standardKey);
       expect(response.status).toBe(404);
       expect(response.headers.get('ratelimit')).toMatch(new RegExp(`^"per-key"; r=${LIMIT - 1 - i}; t=\\d+$`));
-      expect(response.headers.get('ratelimit-policy')).toMatch(new RegExp(`^"per-key"; q=${LIMIT}; w=60(; pk=:[A-Za-z0-9+/=]+:)?$`));
+      expect(response.headers.get('ratelimit-policy')).toMatch(
+        new RegExp(`^"per-key"; q=${LIMIT}; w=60(; pk=:[A-Za-z0-9+/=]+:)?$`),
+      );
     }
     const limited = await list(workspace.standardKey);
     expect(limited.status).toBe(429);

@@ -17,16 +17,35 @@ describe('rotate-secrets-key', () => {
     const [oldKey, newKey] = [randomBytes(32), randomBytes(32)];
     const store = await openStore(databaseUrl, createSecretBox(oldKey));
     const workspace = await store.workspaces.create('Rotate', new Date());
-    const apiKey = (await createKey(store, { workspaceId: workspace.id, name: 'Admin', kind: 'management' }, new Date())).rawKey;
+    const apiKey = (
+      await createKey(store, { workspaceId: workspace.id, name: 'Admin', kind: 'management' }, new Date())
+    ).rawKey;
     const ids: string[] = [];
     for (let i = 0; i < 150; i++) {
       const secret = `sk-lf-rotate-${i}-0123456789abcdef`;
-      ids.push((await createDestination(store, destinationTypes, { workspaceId: workspace.id, type: 'langfuse', config: { publicKey: `pk-lf-${i}-0123456789`, secretKey: secret } }, new Date())).id);
+      ids.push(
+        (
+          await createDestination(
+            store,
+            destinationTypes,
+            {
+              workspaceId: workspace.id,
+              type: 'langfuse',
+              config: { publicKey: `pk-lf-${i}-0123456789`, secretKey: secret },
+            },
+            new Date(),
+          )
+        ).id,
+      );
     }
     await store.close();
 
     // Step 1 of the procedure: servers get the new key, and the old one to read with.
-    const env = { DATABASE_URL: databaseUrl, SECRETS_KEY: newKey.toString('base64'), SECRETS_KEY_PREVIOUS: oldKey.toString('base64') };
+    const env = {
+      DATABASE_URL: databaseUrl,
+      SECRETS_KEY: newKey.toString('base64'),
+      SECRETS_KEY_PREVIOUS: oldKey.toString('base64'),
+    };
     const server = await startServerProcess(env);
     const statuses: number[] = [];
     let reading = true;
@@ -63,7 +82,10 @@ describe('rotate-secrets-key', () => {
       expect(newOnly.isCurrent(row.config_sealed)).toBe(true);
       expect(JSON.parse(newOnly.open(row.config_sealed)).secretKey).toMatch(/^sk-lf-rotate-\d+-0123456789abcdef$/);
     }
-    const again = await runEntry('server/cli.ts', ['rotate-secrets-key'], { DATABASE_URL: databaseUrl, SECRETS_KEY: newKey.toString('base64') });
+    const again = await runEntry('server/cli.ts', ['rotate-secrets-key'], {
+      DATABASE_URL: databaseUrl,
+      SECRETS_KEY: newKey.toString('base64'),
+    });
     expect(JSON.parse(again.stdout)).toEqual({ resealed: 0, current: 150 });
   }, 60_000);
 });

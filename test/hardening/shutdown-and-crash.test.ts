@@ -17,16 +17,41 @@ async function prepare(destinations: number) {
   const secretsKey = randomBytes(32).toString('base64');
   const store = await openStore(databaseUrl, createSecretBox(Buffer.from(secretsKey, 'base64')));
   const workspace = await store.workspaces.create('Lifecycle', new Date());
-  const apiKey = (await createKey(store, { workspaceId: workspace.id, name: 'Admin', kind: 'management' }, new Date())).rawKey;
+  const apiKey = (await createKey(store, { workspaceId: workspace.id, name: 'Admin', kind: 'management' }, new Date()))
+    .rawKey;
   const ids: string[] = [];
   for (let i = 0; i < destinations; i++) {
-    ids.push((await createDestination(store, destinationTypes, { workspaceId: workspace.id, type: 'webhook', name: `before-${i}`, config: { url: 'https://hooks.example.com' } }, new Date())).id);
+    ids.push(
+      (
+        await createDestination(
+          store,
+          destinationTypes,
+          {
+            workspaceId: workspace.id,
+            type: 'webhook',
+            name: `before-${i}`,
+            config: { url: 'https://hooks.example.com' },
+          },
+          new Date(),
+        )
+      ).id,
+    );
   }
   await store.close();
-  return { env: { DATABASE_URL: databaseUrl, SECRETS_KEY: secretsKey }, apiKey, ids, databaseUrl, secretsKey, workspaceId: workspace.id };
+  return {
+    env: { DATABASE_URL: databaseUrl, SECRETS_KEY: secretsKey },
+    apiKey,
+    ids,
+    databaseUrl,
+    secretsKey,
+    workspaceId: workspace.id,
+  };
 }
 
-type Outcome = { kind: 'answered'; status: number; body: string } | { kind: 'refused' } | { kind: 'broken'; message: string };
+type Outcome =
+  | { kind: 'answered'; status: number; body: string }
+  | { kind: 'refused' }
+  | { kind: 'broken'; message: string };
 
 /**
  * Clients keep their connections alive, as real ones do: a connection the server has accepted
@@ -44,7 +69,9 @@ async function patchName(url: string, apiKey: string, id: string, name: string):
     return { kind: 'answered', status: response.status, body: await response.text() };
   } catch (err) {
     const code = (err as { cause?: { code?: string } }).cause?.code;
-    return code === 'ECONNREFUSED' ? { kind: 'refused' } : { kind: 'broken', message: `${code ?? ''} ${(err as Error).message}` };
+    return code === 'ECONNREFUSED'
+      ? { kind: 'refused' }
+      : { kind: 'broken', message: `${code ?? ''} ${(err as Error).message}` };
   }
 }
 
@@ -76,7 +103,9 @@ describe('process lifecycle', () => {
       expect(JSON.parse(answer.body).data.name).toMatch(/^burst-\d+$/);
     }
     expect(outcomes.filter((o) => o.kind === 'broken')).toEqual([]);
-    console.log(`SIGTERM during a burst: ${answered.length} answered in full, ${outcomes.length - answered.length} refused after the listener closed, exit code ${code}`);
+    console.log(
+      `SIGTERM during a burst: ${answered.length} answered in full, ${outcomes.length - answered.length} refused after the listener closed, exit code ${code}`,
+    );
   }, 60_000);
 
   it('loses no acknowledged PATCH when killed with SIGKILL mid-storm', async () => {
@@ -97,7 +126,11 @@ describe('process lifecycle', () => {
       }),
     );
     expect(killed).toBe(true);
-    await new Promise((resolve) => (server.child.exitCode !== null || server.child.signalCode !== null ? resolve(null) : server.child.on('close', resolve)));
+    await new Promise((resolve) =>
+      server.child.exitCode !== null || server.child.signalCode !== null
+        ? resolve(null)
+        : server.child.on('close', resolve),
+    );
 
     const restarted = await startServerProcess(env);
     expect(await restarted.stop()).toBe(0);
@@ -110,6 +143,8 @@ describe('process lifecycle', () => {
     } finally {
       await store.close();
     }
-    console.log(`SIGKILL mid-storm: ${acknowledged.length} PATCHes acknowledged before the kill, all found after the restart`);
+    console.log(
+      `SIGKILL mid-storm: ${acknowledged.length} PATCHes acknowledged before the kill, all found after the restart`,
+    );
   }, 60_000);
 });

@@ -16,21 +16,62 @@ async function provision(databaseUrl?: string): Promise<Side> {
   const server = await startTestServer(databaseUrl ? { databaseUrl } : {});
   const now = server.clock.now();
   const workspace = await server.store.workspaces.create('Same', now);
-  const management = await createKey(server.store, { workspaceId: workspace.id, name: 'Admin', kind: 'management' }, now);
-  const standard = await createKey(server.store, { workspaceId: workspace.id, name: 'Std', kind: 'standard', limit: 12.5, limitReset: 'weekly', includeByokInLimit: true }, now);
-  for (const [day, amount, byok] of [['2026-11-18', 1.1, false], ['2026-11-16', 2.2, true], ['2026-11-02', 3.3, false]] as const) {
+  const management = await createKey(
+    server.store,
+    { workspaceId: workspace.id, name: 'Admin', kind: 'management' },
+    now,
+  );
+  const standard = await createKey(
+    server.store,
+    {
+      workspaceId: workspace.id,
+      name: 'Std',
+      kind: 'standard',
+      limit: 12.5,
+      limitReset: 'weekly',
+      includeByokInLimit: true,
+    },
+    now,
+  );
+  for (const [day, amount, byok] of [
+    ['2026-11-18', 1.1, false],
+    ['2026-11-16', 2.2, true],
+    ['2026-11-02', 3.3, false],
+  ] as const) {
     await recordUsage(server.store, { keyHash: standard.hash, amount, byok, at: new Date(`${day}T10:00:00Z`) });
   }
   const destination = await createDestination(
     server.store,
     destinationTypes,
-    { workspaceId: workspace.id, type: 'webhook', name: null, config: { url: 'https://hooks.example.com', headers: { 'X-Token': 'token-value-0123456789' } }, sampling_rate: 0.3333 },
+    {
+      workspaceId: workspace.id,
+      type: 'webhook',
+      name: null,
+      config: { url: 'https://hooks.example.com', headers: { 'X-Token': 'token-value-0123456789' } },
+      sampling_rate: 0.3333,
+    },
     now,
   );
   for (let i = 1; i <= 4; i++) {
-    await addPresetVersion(server.store, { workspaceId: workspace.id, slug: 'same', config: { model: 'm/x', temperature: i / 3, extra: { nested: [i, null, 'é'] } } as never, systemPrompt: i % 2 ? null : `Prompt ${i} ✓`, creatorId: 'u' }, now);
+    await addPresetVersion(
+      server.store,
+      {
+        workspaceId: workspace.id,
+        slug: 'same',
+        config: { model: 'm/x', temperature: i / 3, extra: { nested: [i, null, 'é'] } } as never,
+        systemPrompt: i % 2 ? null : `Prompt ${i} ✓`,
+        creatorId: 'u',
+      },
+      now,
+    );
   }
-  return { server, managementKey: management.rawKey, standardKey: standard.rawKey, keyHash: standard.hash, destinationId: destination.id };
+  return {
+    server,
+    managementKey: management.rawKey,
+    standardKey: standard.rawKey,
+    keyHash: standard.hash,
+    destinationId: destination.id,
+  };
 }
 
 let sqlite: Side;
@@ -48,18 +89,36 @@ afterAll(async () => {
 
 function normalise(text: string): string {
   const seen = new Map<string, string>();
-  return text.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{64}|sk-or-v1-[0-9a-f]{3}\.\.\.[0-9a-f]{4}/g, (match) => {
-    if (!seen.has(match)) seen.set(match, `<id${seen.size}>`);
-    return seen.get(match) ?? match;
-  });
+  return text.replace(
+    /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{64}|sk-or-v1-[0-9a-f]{3}\.\.\.[0-9a-f]{4}/g,
+    (match) => {
+      if (!seen.has(match)) seen.set(match, `<id${seen.size}>`);
+      return seen.get(match) ?? match;
+    },
+  );
 }
 
 async function exchange(side: Side) {
   const requests: [string, string, { key: string; body?: unknown; headers?: Record<string, string> }][] = [
     ['GET', `/api/v1/keys/${side.keyHash}`, { key: side.managementKey }],
     ['PATCH', `/api/v1/observability/destinations/${side.destinationId}`, { key: side.managementKey, body: {} }],
-    ['PATCH', `/api/v1/observability/destinations/${side.destinationId}`, { key: side.managementKey, body: { enabled: false, api_key_hashes: ['a', 'b'], filter_rules: { groups: [{ rules: [{ field: 'total_cost', operator: 'gte', value: 0.5 }] }] } } }],
-    ['PATCH', `/api/v1/observability/destinations/${side.destinationId}`, { key: side.managementKey, body: { name: 'x' }, headers: { 'if-match': '"r1"' } }],
+    [
+      'PATCH',
+      `/api/v1/observability/destinations/${side.destinationId}`,
+      {
+        key: side.managementKey,
+        body: {
+          enabled: false,
+          api_key_hashes: ['a', 'b'],
+          filter_rules: { groups: [{ rules: [{ field: 'total_cost', operator: 'gte', value: 0.5 }] }] },
+        },
+      },
+    ],
+    [
+      'PATCH',
+      `/api/v1/observability/destinations/${side.destinationId}`,
+      { key: side.managementKey, body: { name: 'x' }, headers: { 'if-match': '"r1"' } },
+    ],
     ['GET', '/api/v1/presets/same/versions?offset=1&limit=2', { key: side.standardKey }],
     ['GET', '/api/v1/presets/same/versions', { key: side.standardKey }],
     ['GET', '/api/v1/presets/other/versions', { key: side.standardKey }],
@@ -69,10 +128,16 @@ async function exchange(side: Side) {
   for (const [method, path, options] of requests) {
     const response = await fetch(`${side.server.baseUrl}${path}`, {
       method,
-      headers: { authorization: `Bearer ${options.key}`, ...(options.body !== undefined && { 'content-type': 'application/json' }), ...options.headers },
+      headers: {
+        authorization: `Bearer ${options.key}`,
+        ...(options.body !== undefined && { 'content-type': 'application/json' }),
+        ...options.headers,
+      },
       ...(options.body !== undefined && { body: JSON.stringify(options.body) }),
     });
-    transcript.push(`${method} ${response.status} ${response.headers.get('etag') ?? ''} ${response.headers.get('content-type')}\n${await response.text()}`);
+    transcript.push(
+      `${method} ${response.status} ${response.headers.get('etag') ?? ''} ${response.headers.get('content-type')}\n${await response.text()}`,
+    );
   }
   return normalise(transcript.join('\n'));
 }

@@ -6,7 +6,7 @@ import { createSecretBox } from '../../server/domain/secrets.js';
 import { createDestination, createKey } from '../../server/provisioning/index.js';
 import { openStore } from '../../server/store/index.js';
 import { createPostgresDatabase, type TestDatabase } from '../support/database.js';
-import { startServerProcess, type ServerProcess } from '../support/process.js';
+import { type ServerProcess, startServerProcess } from '../support/process.js';
 import { destinationTypes } from '../support/server.js';
 
 const PAIRS = 500;
@@ -27,12 +27,29 @@ beforeAll(async () => {
   workspaceId = workspace.id;
   apiKey = (await createKey(store, { workspaceId, name: 'Admin', kind: 'management' }, now)).rawKey;
   destinationId = (
-    await createDestination(store, destinationTypes, { workspaceId, type: 's3', name: 'start', config: { bucketName: 'b', accessKeyId: 'AKIAEXAMPLE0000', secretAccessKey: 'secret-access-key-0000' } }, now)
+    await createDestination(
+      store,
+      destinationTypes,
+      {
+        workspaceId,
+        type: 's3',
+        name: 'start',
+        config: { bucketName: 'b', accessKeyId: 'AKIAEXAMPLE0000', secretAccessKey: 'secret-access-key-0000' },
+      },
+      now,
+    )
   ).id;
   await store.close();
 
   processes = await Promise.all(
-    [0, 1, 2].map(() => startServerProcess({ DATABASE_URL: database.url, SECRETS_KEY: secretsKey.toString('base64'), DATABASE_POOL_SIZE: '5', NODE_ENV: 'production' })),
+    [0, 1, 2].map(() =>
+      startServerProcess({
+        DATABASE_URL: database.url,
+        SECRETS_KEY: secretsKey.toString('base64'),
+        DATABASE_POOL_SIZE: '5',
+        NODE_ENV: 'production',
+      }),
+    ),
   );
   urls = processes.map((p) => p.url);
 }, 60_000);
@@ -43,12 +60,23 @@ afterAll(async () => {
 });
 
 async function patch(processIndex: number, body: unknown, ifMatch?: string) {
-  const response = await fetch(`${urls[processIndex % urls.length]}/api/v1/observability/destinations/${destinationId}`, {
-    method: 'PATCH',
-    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', ...(ifMatch && { 'if-match': ifMatch }) },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, etag: response.headers.get('etag') ?? '', body: (await response.json()) as { data: Record<string, unknown> & { config: Record<string, string> } } };
+  const response = await fetch(
+    `${urls[processIndex % urls.length]}/api/v1/observability/destinations/${destinationId}`,
+    {
+      method: 'PATCH',
+      headers: {
+        authorization: `Bearer ${apiKey}`,
+        'content-type': 'application/json',
+        ...(ifMatch && { 'if-match': ifMatch }),
+      },
+      body: JSON.stringify(body),
+    },
+  );
+  return {
+    status: response.status,
+    etag: response.headers.get('etag') ?? '',
+    body: (await response.json()) as { data: Record<string, unknown> & { config: Record<string, string> } },
+  };
 }
 
 type Change = { field: string; value: unknown; body: Record<string, unknown> };
@@ -85,7 +113,9 @@ describe('three server processes on one PostgreSQL database', () => {
     for (let first = 0; first < PAIRS; first += IN_FLIGHT_PAIRS) {
       const batch = Array.from({ length: Math.min(IN_FLIGHT_PAIRS, PAIRS - first) }, (_, i) => first + i);
       const results = await Promise.all(
-        batch.flatMap((j) => pair(j).map(async (change, side) => ({ change, response: await patch(j + side, change.body) }))),
+        batch.flatMap((j) =>
+          pair(j).map(async (change, side) => ({ change, response: await patch(j + side, change.body) })),
+        ),
       );
       for (const { change, response } of results) {
         expect(response.status).toBe(200);
@@ -102,10 +132,13 @@ describe('three server processes on one PostgreSQL database', () => {
 
     // Replaying the changes in commit order gives what is stored.
     const expected = new Map<string, unknown>();
-    for (const { change } of [...applied].sort((a, b) => a.revision - b.revision)) expected.set(change.field, change.value);
+    for (const { change } of [...applied].sort((a, b) => a.revision - b.revision))
+      expected.set(change.field, change.value);
     const final = await patch(2, {});
     for (const [field, value] of expected) expect(fieldValue(final.body.data, field), field).toEqual(value);
-    console.log(`several processes: ${PAIRS} concurrent PATCH pairs (${PAIRS * 2} PATCHes) through 3 processes, ${applied.length} answered 200, lost updates: ${lost}`);
+    console.log(
+      `several processes: ${PAIRS} concurrent PATCH pairs (${PAIRS * 2} PATCHes) through 3 processes, ${applied.length} answered 200, lost updates: ${lost}`,
+    );
     expect(lost).toBe(0);
   }, 120_000);
 

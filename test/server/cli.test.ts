@@ -22,7 +22,14 @@ describe('cli', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.trim().split('\n')).toHaveLength(1);
     const seed = parse(result.stdout);
-    expect(Object.keys(seed).sort()).toEqual(['destination_id', 'key_hash', 'management_key', 'preset_slug', 'standard_key', 'workspace_id']);
+    expect(Object.keys(seed).sort()).toEqual([
+      'destination_id',
+      'key_hash',
+      'management_key',
+      'preset_slug',
+      'standard_key',
+      'workspace_id',
+    ]);
     expect(seed.management_key).toMatch(/^sk-or-v1-[0-9a-f]{64}$/);
     expect(seed.standard_key).toMatch(/^sk-or-v1-[0-9a-f]{64}$/);
     expect(seed.key_hash).toMatch(/^[0-9a-f]{64}$/);
@@ -32,20 +39,62 @@ describe('cli', () => {
   it('provisions a workspace, keys, a destination of any type, preset versions and usage', async () => {
     const env = database();
     const workspace = parse((await cli(['create-workspace', '--name', 'Acme'], env)).stdout);
-    const key = await cli(['create-key', '--workspace', String(workspace.id), '--name', 'Ops', '--kind', 'management', '--limit', '25', '--limit-reset', 'weekly'], env);
+    const key = await cli(
+      [
+        'create-key',
+        '--workspace',
+        String(workspace.id),
+        '--name',
+        'Ops',
+        '--kind',
+        'management',
+        '--limit',
+        '25',
+        '--limit-reset',
+        'weekly',
+      ],
+      env,
+    );
     expect(key.code, key.stderr).toBe(0);
     const created = parse(key.stdout);
     expect(created.key).toMatch(/^sk-or-v1-[0-9a-f]{64}$/);
 
     const destination = await cli(
-      ['create-destination', '--workspace', String(workspace.id), '--type', 's3', '--name', 'Archive', '--config', JSON.stringify({ bucketName: 'b', accessKeyId: 'AKIAEXAMPLE12345', secretAccessKey: 'secret-access-key-0123456789' })],
+      [
+        'create-destination',
+        '--workspace',
+        String(workspace.id),
+        '--type',
+        's3',
+        '--name',
+        'Archive',
+        '--config',
+        JSON.stringify({
+          bucketName: 'b',
+          accessKeyId: 'AKIAEXAMPLE12345',
+          secretAccessKey: 'secret-access-key-0123456789',
+        }),
+      ],
       env,
     );
     expect(destination.code, destination.stderr).toBe(0);
     expect(parse(destination.stdout)).toMatchObject({ type: 's3' });
 
     for (const expectedVersion of [1, 2]) {
-      const version = await cli(['add-preset-version', '--workspace', String(workspace.id), '--slug', 'triage', '--config', '{"model":"openai/gpt-4o"}', '--creator-id', 'user_1'], env);
+      const version = await cli(
+        [
+          'add-preset-version',
+          '--workspace',
+          String(workspace.id),
+          '--slug',
+          'triage',
+          '--config',
+          '{"model":"openai/gpt-4o"}',
+          '--creator-id',
+          'user_1',
+        ],
+        env,
+      );
       expect(parse(version.stdout)).toMatchObject({ version: expectedVersion });
     }
     const usage = await cli(['record-usage', '--key-hash', String(created.hash), '--amount', '2.5'], env);
@@ -56,10 +105,24 @@ describe('cli', () => {
   it('refuses bad input with a clear message and a non-zero exit', async () => {
     const env = database();
     const workspace = parse((await cli(['create-workspace', '--name', 'Acme'], env)).stdout);
-    const badType = await cli(['create-destination', '--workspace', String(workspace.id), '--type', 'carrier-pigeon', '--config', '{}'], env);
+    const badType = await cli(
+      ['create-destination', '--workspace', String(workspace.id), '--type', 'carrier-pigeon', '--config', '{}'],
+      env,
+    );
     expect(badType.code).toBe(1);
     expect(badType.stderr).toContain('unknown destination type');
-    const missingKey = await cli(['create-destination', '--workspace', String(workspace.id), '--type', 'langfuse', '--config', '{"publicKey":"pk-123456789012345"}'], env);
+    const missingKey = await cli(
+      [
+        'create-destination',
+        '--workspace',
+        String(workspace.id),
+        '--type',
+        'langfuse',
+        '--config',
+        '{"publicKey":"pk-123456789012345"}',
+      ],
+      env,
+    );
     expect(missingKey.code).toBe(1);
     expect(missingKey.stderr).toContain('/config/secretKey');
     const unknownCommand = await cli(['explode'], env);

@@ -5,9 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigValues } from '../../server/domain/destination-config-rules.js';
 import { createDestination, type NewDestinationInput } from '../../server/provisioning/index.js';
 import { boundaryCases } from '../support/boundaries.js';
-import { requestBodySchema, spec } from '../support/spec.js';
 import { rawRows, testDatabaseKind } from '../support/database.js';
-import { call, createWorkspace, destinationTypes, startTestServer, type TestServer, type Workspace } from '../support/server.js';
+import {
+  call,
+  createWorkspace,
+  destinationTypes,
+  startTestServer,
+  type TestServer,
+  type Workspace,
+} from '../support/server.js';
+import { requestBodySchema, spec } from '../support/spec.js';
 
 let server: TestServer;
 let workspace: Workspace;
@@ -20,7 +27,9 @@ const LANGFUSE_CONFIG = { baseUrl: 'https://cloud.langfuse.com', publicKey: PUBL
 
 beforeAll(async () => {
   // On SQLite, a database file, so that a test can read what is really at rest.
-  server = await startTestServer(testDatabaseKind === 'sqlite' ? { databaseUrl: `sqlite:${join(dataDir, 'api.db')}` } : {});
+  server = await startTestServer(
+    testDatabaseKind === 'sqlite' ? { databaseUrl: `sqlite:${join(dataDir, 'api.db')}` } : {},
+  );
   workspace = await createWorkspace(server.store, server.clock.now());
   otherWorkspace = await createWorkspace(server.store, server.clock.now(), 'Other workspace');
 });
@@ -40,7 +49,11 @@ async function newDestination(input: Partial<NewDestinationInput> = {}) {
 }
 
 const patch = (id: string, body: unknown, options: { key?: string; headers?: Record<string, string> } = {}) =>
-  call(server, 'PATCH', `/api/v1/observability/destinations/${id}`, { key: options.key ?? workspace.managementKey, body, headers: options.headers });
+  call(server, 'PATCH', `/api/v1/observability/destinations/${id}`, {
+    key: options.key ?? workspace.managementKey,
+    body,
+    headers: options.headers,
+  });
 
 async function stored(id: string) {
   const destination = await server.store.destinations.find(workspace.id, id);
@@ -78,7 +91,12 @@ describe('updateObservabilityDestination', () => {
   });
 
   it('keeps every field that is omitted', async () => {
-    const destination = await newDestination({ privacy_mode: true, sampling_rate: 0.5, api_key_hashes: ['abc'], filter_rules: { groups: [] } });
+    const destination = await newDestination({
+      privacy_mode: true,
+      sampling_rate: 0.5,
+      api_key_hashes: ['abc'],
+      filter_rules: { groups: [] },
+    });
     const response = await patch(destination.id, { enabled: false });
     expect(response.body.data).toMatchObject({
       name: 'Langfuse',
@@ -92,7 +110,10 @@ describe('updateObservabilityDestination', () => {
   });
 
   it('clears api_key_hashes and filter_rules with null', async () => {
-    const destination = await newDestination({ api_key_hashes: ['abc'], filter_rules: { groups: [{ rules: [{ field: 'model', operator: 'exists' }] }] } });
+    const destination = await newDestination({
+      api_key_hashes: ['abc'],
+      filter_rules: { groups: [{ rules: [{ field: 'model', operator: 'exists' }] }] },
+    });
     const response = await patch(destination.id, { api_key_hashes: null, filter_rules: null });
     expect(response.status).toBe(200);
     expect(response.body.data).toMatchObject({ api_key_hashes: null, filter_rules: null });
@@ -108,8 +129,15 @@ describe('updateObservabilityDestination', () => {
       const destination = await newDestination();
       const response = await patch(destination.id, { config: { baseUrl: 'https://eu.langfuse.example' } });
       expect(response.status).toBe(200);
-      expect(response.body.data.config).toEqual({ baseUrl: 'https://eu.langfuse.example', publicKey: 'pk-l...EfGh', secretKey: 'sk-l...2c4d' });
-      expect((await stored(destination.id)).state.config).toEqual({ ...LANGFUSE_CONFIG, baseUrl: 'https://eu.langfuse.example' });
+      expect(response.body.data.config).toEqual({
+        baseUrl: 'https://eu.langfuse.example',
+        publicKey: 'pk-l...EfGh',
+        secretKey: 'sk-l...2c4d',
+      });
+      expect((await stored(destination.id)).state.config).toEqual({
+        ...LANGFUSE_CONFIG,
+        baseUrl: 'https://eu.langfuse.example',
+      });
     });
 
     it('replaces a secret given in full and returns it masked', async () => {
@@ -146,7 +174,9 @@ describe('updateObservabilityDestination', () => {
       const destination = await newDestination();
       const response = await patch(destination.id, { config: { secretKey: value }, sampling_rate: 0.5 });
       expect(response.status).toBe(400);
-      expect(response.body.error.metadata.errors).toContainEqual(expect.objectContaining({ path: '/body/config/secretKey' }));
+      expect(response.body.error.metadata.errors).toContainEqual(
+        expect.objectContaining({ path: '/body/config/secretKey' }),
+      );
       const after = await stored(destination.id);
       expect(after.state.config.secretKey).toBe(SECRET_KEY);
       expect(after.state.sampling_rate).toBe(1);
@@ -156,12 +186,17 @@ describe('updateObservabilityDestination', () => {
       const destination = await newDestination();
       const response = await patch(destination.id, { config: { bucketName: 'logs' } });
       expect(response.status).toBe(400);
-      expect(response.body.error.metadata.errors).toEqual([expect.objectContaining({ path: '/body/config/bucketName' })]);
+      expect(response.body.error.metadata.errors).toEqual([
+        expect.objectContaining({ path: '/body/config/bucketName' }),
+      ]);
       expect(response.body.error.message).toContain('bucketName');
     });
 
     it('checks values against the rules of the type (newrelic region us|eu)', async () => {
-      const destination = await newDestination({ type: 'newrelic', config: { licenseKey: 'nr-license-0123456789abcdef', region: 'us' } });
+      const destination = await newDestination({
+        type: 'newrelic',
+        config: { licenseKey: 'nr-license-0123456789abcdef', region: 'us' },
+      });
       const bad = await patch(destination.id, { config: { region: 'asia' } });
       expect(bad.status).toBe(400);
       expect(bad.body.error.metadata.errors).toContainEqual(expect.objectContaining({ path: '/body/config/region' }));
@@ -170,17 +205,33 @@ describe('updateObservabilityDestination', () => {
     });
 
     it('treats header values as secrets, masked and kept when sent back masked', async () => {
-      const destination = await newDestination({ type: 'webhook', config: { url: 'https://hooks.example.com/llm', headers: { 'X-Token': 'token-0123456789abcdef' } } });
+      const destination = await newDestination({
+        type: 'webhook',
+        config: { url: 'https://hooks.example.com/llm', headers: { 'X-Token': 'token-0123456789abcdef' } },
+      });
       const first = await patch(destination.id, {});
-      expect(first.body.data.config).toEqual({ url: 'https://hooks.example.com/llm', headers: { 'X-Token': 'toke...cdef' } });
-      const response = await patch(destination.id, { config: { headers: { 'X-Token': 'toke...cdef', 'X-Other': 'other-secret-value-42' } } });
+      expect(first.body.data.config).toEqual({
+        url: 'https://hooks.example.com/llm',
+        headers: { 'X-Token': 'toke...cdef' },
+      });
+      const response = await patch(destination.id, {
+        config: { headers: { 'X-Token': 'toke...cdef', 'X-Other': 'other-secret-value-42' } },
+      });
       expect(response.body.data.config.headers).toEqual({ 'X-Token': 'toke...cdef', 'X-Other': 'othe...e-42' });
-      expect((await stored(destination.id)).state.config.headers).toEqual({ 'X-Token': 'token-0123456789abcdef', 'X-Other': 'other-secret-value-42' });
+      expect((await stored(destination.id)).state.config.headers).toEqual({
+        'X-Token': 'token-0123456789abcdef',
+        'X-Other': 'other-secret-value-42',
+      });
     });
 
     it('accepts every destination type with its own keys', async () => {
       const samples: Record<string, ConfigValues> = {
-        s3: { bucketName: 'telemetry', accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', region: 'eu-west-1' },
+        s3: {
+          bucketName: 'telemetry',
+          accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
+          secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+          region: 'eu-west-1',
+        },
         'otel-collector': { endpoint: 'https://otel.example.com/v1/traces' },
         snowflake: { account: 'xy12345', token: 'snowflake-token-abcdefgh1234' },
       };
@@ -193,7 +244,9 @@ describe('updateObservabilityDestination', () => {
     });
 
     it('encrypts secrets at rest: what the database holds has no secret in clear', async () => {
-      const destination = await newDestination({ config: { ...LANGFUSE_CONFIG, secretKey: 'sk-lf-PLAINTEXT-CANARY-7f3a9c' } });
+      const destination = await newDestination({
+        config: { ...LANGFUSE_CONFIG, secretKey: 'sk-lf-PLAINTEXT-CANARY-7f3a9c' },
+      });
       await patch(destination.id, { config: { publicKey: 'pk-lf-ANOTHER-CANARY-51e2d8' } });
       const atRest: string[] = [];
       if (testDatabaseKind === 'sqlite') {
@@ -215,26 +268,61 @@ describe('updateObservabilityDestination', () => {
     it('stores the rules with their defaults written out', async () => {
       const destination = await newDestination();
       const response = await patch(destination.id, {
-        filter_rules: { groups: [{ rules: [{ field: 'model', operator: 'starts_with', value: 'anthropic/' }, { field: 'total_cost', operator: 'gt', value: 0.01 }] }] },
+        filter_rules: {
+          groups: [
+            {
+              rules: [
+                { field: 'model', operator: 'starts_with', value: 'anthropic/' },
+                { field: 'total_cost', operator: 'gt', value: 0.01 },
+              ],
+            },
+          ],
+        },
       });
       expect(response.body.data.filter_rules).toEqual({
         enabled: true,
-        groups: [{ logic: 'and', rules: [{ field: 'model', operator: 'starts_with', value: 'anthropic/' }, { field: 'total_cost', operator: 'gt', value: 0.01 }] }],
+        groups: [
+          {
+            logic: 'and',
+            rules: [
+              { field: 'model', operator: 'starts_with', value: 'anthropic/' },
+              { field: 'total_cost', operator: 'gt', value: 0.01 },
+            ],
+          },
+        ],
       });
     });
 
     it.each([
-      ['a value with exists', { field: 'user_id', operator: 'exists', value: 'x' }, 'is not allowed with operator exists'],
+      [
+        'a value with exists',
+        { field: 'user_id', operator: 'exists', value: 'x' },
+        'is not allowed with operator exists',
+      ],
       ['no value with equals', { field: 'model', operator: 'equals' }, 'is required with operator equals'],
       ['a string with gt', { field: 'total_cost', operator: 'gt', value: 'cheap' }, 'must be number with operator gt'],
-      ['a number with contains', { field: 'input', operator: 'contains', value: 3 }, 'must be string with operator contains'],
-      ['a boolean with not_equals', { field: 'model', operator: 'not_equals', value: false }, 'must be string,number with operator not_equals'],
-      ['an invalid regular expression', { field: 'output', operator: 'regex', value: '([a-z' }, 'must match format "regex" with operator regex'],
+      [
+        'a number with contains',
+        { field: 'input', operator: 'contains', value: 3 },
+        'must be string with operator contains',
+      ],
+      [
+        'a boolean with not_equals',
+        { field: 'model', operator: 'not_equals', value: false },
+        'must be string,number with operator not_equals',
+      ],
+      [
+        'an invalid regular expression',
+        { field: 'output', operator: 'regex', value: '([a-z' },
+        'must match format "regex" with operator regex',
+      ],
     ])('rejects %s, naming the value and what the operator needs', async (_name, rule, message) => {
       const destination = await newDestination();
       const response = await patch(destination.id, { filter_rules: { groups: [{ rules: [rule] }] } });
       expect(response.status).toBe(400);
-      expect(response.body.error.metadata.errors).toEqual([{ path: '/body/filter_rules/groups/0/rules/0/value', message }]);
+      expect(response.body.error.metadata.errors).toEqual([
+        { path: '/body/filter_rules/groups/0/rules/0/value', message },
+      ]);
       expect((await stored(destination.id)).state.filter_rules).toBeNull();
     });
 
@@ -250,14 +338,21 @@ describe('updateObservabilityDestination', () => {
 
     it('names an unknown operator with the operators there are, and a bad field beside it', async () => {
       const destination = await newDestination();
-      const response = await patch(destination.id, { filter_rules: { groups: [{ rules: [{ field: 'colour', operator: 'like', value: 'x' }] }] } });
+      const response = await patch(destination.id, {
+        filter_rules: { groups: [{ rules: [{ field: 'colour', operator: 'like', value: 'x' }] }] },
+      });
       expect(response.status).toBe(400);
       const operators = (spec.components.schemas.FilterRule as { oneOf: { $ref: string }[] }).oneOf.flatMap(
-        ({ $ref }) => (spec.components.schemas[$ref.split('/').pop() ?? ''] as { properties: { operator: { enum: string[] } } }).properties.operator.enum,
+        ({ $ref }) =>
+          (spec.components.schemas[$ref.split('/').pop() ?? ''] as { properties: { operator: { enum: string[] } } })
+            .properties.operator.enum,
       );
       expect(response.body.error.metadata.errors).toEqual([
         { path: '/body/filter_rules/groups/0/rules/0/operator', message: `must be one of: ${operators.join(', ')}` },
-        { path: '/body/filter_rules/groups/0/rules/0/field', message: expect.stringMatching(/^must be one of: model, /) },
+        {
+          path: '/body/filter_rules/groups/0/rules/0/field',
+          message: expect.stringMatching(/^must be one of: model, /),
+        },
       ]);
     });
   });
@@ -272,7 +367,12 @@ describe('updateObservabilityDestination', () => {
       const etag = empty.headers.get('etag');
       expect(etag).toMatch(/^"[^"]+"$/);
 
-      const same = await patch(destination.id, { name: 'Langfuse', sampling_rate: 1, enabled: true, config: { baseUrl: LANGFUSE_CONFIG.baseUrl } });
+      const same = await patch(destination.id, {
+        name: 'Langfuse',
+        sampling_rate: 1,
+        enabled: true,
+        config: { baseUrl: LANGFUSE_CONFIG.baseUrl },
+      });
       expect(same.body.data.updated_at).toBe('2026-11-18T12:00:00.000Z');
       expect(same.headers.get('etag')).toBe(etag);
 
@@ -297,7 +397,11 @@ describe('updateObservabilityDestination', () => {
       expect(response.status).toBe(200);
       const star = await patch(destination.id, { enabled: true }, { headers: { 'if-match': '*' } });
       expect(star.status).toBe(200);
-      const list = await patch(destination.id, { name: 'Listed' }, { headers: { 'if-match': `"other", ${star.headers.get('etag')}` } });
+      const list = await patch(
+        destination.id,
+        { name: 'Listed' },
+        { headers: { 'if-match': `"other", ${star.headers.get('etag')}` } },
+      );
       expect(list.status).toBe(200);
     });
 
@@ -305,10 +409,18 @@ describe('updateObservabilityDestination', () => {
       const destination = await newDestination();
       const etag = (await patch(destination.id, {})).headers.get('etag') ?? '';
       await patch(destination.id, { sampling_rate: 0.5 });
-      const stale = await patch(destination.id, { sampling_rate: 0.1, name: 'Lost' }, { headers: { 'if-match': etag } });
+      const stale = await patch(
+        destination.id,
+        { sampling_rate: 0.1, name: 'Lost' },
+        { headers: { 'if-match': etag } },
+      );
       expect(stale.status).toBe(412);
       expect(stale.body.error).toMatchObject({ code: 412 });
-      const weak = await patch(destination.id, { name: 'Lost' }, { headers: { 'if-match': `W/${stale.headers.get('etag')}` } });
+      const weak = await patch(
+        destination.id,
+        { name: 'Lost' },
+        { headers: { 'if-match': `W/${stale.headers.get('etag')}` } },
+      );
       expect(weak.status).toBe(412);
       expect((await stored(destination.id)).state).toMatchObject({ sampling_rate: 0.5, name: 'Langfuse' });
     });
@@ -367,7 +479,9 @@ describe('updateObservabilityDestination', () => {
 
     it('answers 401 without a key', async () => {
       const destination = await newDestination();
-      const response = await call(server, 'PATCH', `/api/v1/observability/destinations/${destination.id}`, { body: {} });
+      const response = await call(server, 'PATCH', `/api/v1/observability/destinations/${destination.id}`, {
+        body: {},
+      });
       expect(response.status).toBe(401);
       expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
     });
@@ -401,7 +515,8 @@ describe('regressions found by the conformance suite', () => {
       { workspaceId: workspace.id, type: 'webhook', config: { url: 'https://hooks.example.com/x' } },
       server.clock.now(),
     );
-    const body = '{"config":{"headers":{"__proto__":"secret-header-value-1","constructor":"secret-header-value-2","toString":"v"}}}';
+    const body =
+      '{"config":{"headers":{"__proto__":"secret-header-value-1","constructor":"secret-header-value-2","toString":"v"}}}';
     const response = await call(server, 'PATCH', `/api/v1/observability/destinations/${destination.id}`, {
       key: workspace.managementKey,
       rawBody: body,
@@ -410,6 +525,8 @@ describe('regressions found by the conformance suite', () => {
     expect(response.status).toBe(200);
     expect(Object.keys(response.body.data.config.headers).sort()).toEqual(['__proto__', 'constructor', 'toString']);
     const stored = await server.store.destinations.find(workspace.id, destination.id);
-    expect(Object.getOwnPropertyDescriptor(stored?.state.config.headers, '__proto__')?.value).toBe('secret-header-value-1');
+    expect(Object.getOwnPropertyDescriptor(stored?.state.config.headers, '__proto__')?.value).toBe(
+      'secret-header-value-1',
+    );
   });
 });

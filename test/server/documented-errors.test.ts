@@ -5,8 +5,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { operations } from '../../generated/api.js';
 import { createDestination } from '../../server/provisioning/index.js';
 import type { Store } from '../../server/store/index.js';
+import {
+  type CallResult,
+  call,
+  createWorkspace,
+  destinationTypes,
+  rawCall,
+  startTestServer,
+  type TestServer,
+  type Workspace,
+} from '../support/server.js';
 import { findOperation, spec } from '../support/spec.js';
-import { type CallResult, call, createWorkspace, destinationTypes, rawCall, startTestServer, type TestServer, type Workspace } from '../support/server.js';
 
 type Json = Record<string, unknown>;
 
@@ -49,7 +58,12 @@ beforeAll(async () => {
   const destination = await createDestination(
     server.store,
     destinationTypes,
-    { workspaceId: workspace.id, type: 'langfuse', name: 'Langfuse', config: { publicKey: 'pk-lf-1234567890abcd', secretKey: 'sk-lf-1234567890abcd' } },
+    {
+      workspaceId: workspace.id,
+      type: 'langfuse',
+      name: 'Langfuse',
+      config: { publicKey: 'pk-lf-1234567890abcd', secretKey: 'sk-lf-1234567890abcd' },
+    },
     server.clock.now(),
   );
   setting = {
@@ -58,7 +72,11 @@ beforeAll(async () => {
     destinationId: destination.id,
     failing: {
       bug: (await serverWith({ store: failingKeyLookup(new Error('a bug')) })).server,
-      unreachable: (await serverWith({ store: failingKeyLookup(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })) })).server,
+      unreachable: (
+        await serverWith({
+          store: failingKeyLookup(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })),
+        })
+      ).server,
     },
     limited: await serverWith({ rateLimit: { windowMs: 60_000, limit: 1 } }),
   };
@@ -75,13 +93,17 @@ const paths = {
   updateObservabilityDestination: (s: Setting) => `/api/v1/observability/destinations/${s.destinationId}`,
   listPresetVersions: () => '/api/v1/presets/support-agent/versions',
 } satisfies Record<keyof operations, (s: Setting) => string>;
-const methods = { getKey: 'GET', updateObservabilityDestination: 'PATCH', listPresetVersions: 'GET' } satisfies Record<keyof operations, string>;
+const methods = { getKey: 'GET', updateObservabilityDestination: 'PATCH', listPresetVersions: 'GET' } satisfies Record<
+  keyof operations,
+  string
+>;
 
 /** The errors every operation shares, each caused on the given operation. */
 function commonTriggers(operationId: keyof operations): Record<string, Record<string, Trigger>> {
   const method = methods[operationId];
   const body = method === 'PATCH' ? { body: {} } : {};
-  const send = (server: TestServer, key: string | undefined, path: string, extra: Json = {}) => call(server, method, path, { ...(key !== undefined && { key }), ...body, ...extra });
+  const send = (server: TestServer, key: string | undefined, path: string, extra: Json = {}) =>
+    call(server, method, path, { ...(key !== undefined && { key }), ...body, ...extra });
   return {
     '401': {
       missing: (s) => send(s.server, undefined, paths[operationId](s)),
@@ -108,7 +130,9 @@ const triggers: { [K in keyof operations]: Record<string, Record<string, Trigger
   getKey: {
     ...commonTriggers('getKey'),
     '403': { example: (s) => call(s.server, 'GET', paths.getKey(s), { key: s.workspace.standardKey }) },
-    '404': { example: (s) => call(s.server, 'GET', `/api/v1/keys/${'f'.repeat(64)}`, { key: s.workspace.managementKey }) },
+    '404': {
+      example: (s) => call(s.server, 'GET', `/api/v1/keys/${'f'.repeat(64)}`, { key: s.workspace.managementKey }),
+    },
   },
   updateObservabilityDestination: {
     ...commonTriggers('updateObservabilityDestination'),
@@ -118,31 +142,61 @@ const triggers: { [K in keyof operations]: Record<string, Record<string, Trigger
       operatorNeedsNumber: (s) => patch(s, rule({ field: 'total_cost', operator: 'gt', value: 'cheap' })),
       configKeyOfAnotherType: (s) => patch(s, { config: { spaceKey: 'sk-space-1234567890' } }),
       bodyMissing: (s) =>
-        rawCall(s.server, [`PATCH ${paths.updateObservabilityDestination(s)} HTTP/1.1`, `Authorization: Bearer ${s.workspace.managementKey}`, 'Content-Type: application/json'].join('\r\n')),
+        rawCall(
+          s.server,
+          [
+            `PATCH ${paths.updateObservabilityDestination(s)} HTTP/1.1`,
+            `Authorization: Bearer ${s.workspace.managementKey}`,
+            'Content-Type: application/json',
+          ].join('\r\n'),
+        ),
     },
-    '403': { example: (s) => call(s.server, 'PATCH', paths.updateObservabilityDestination(s), { key: s.workspace.standardKey, body: {} }) },
-    '404': { example: (s) => call(s.server, 'PATCH', `/api/v1/observability/destinations/${UNKNOWN_ID}`, { key: s.workspace.managementKey, body: {} }) },
+    '403': {
+      example: (s) =>
+        call(s.server, 'PATCH', paths.updateObservabilityDestination(s), { key: s.workspace.standardKey, body: {} }),
+    },
+    '404': {
+      example: (s) =>
+        call(s.server, 'PATCH', `/api/v1/observability/destinations/${UNKNOWN_ID}`, {
+          key: s.workspace.managementKey,
+          body: {},
+        }),
+    },
     '412': { example: (s) => patch(s, { name: 'Stale' }, { 'if-match': '"r0"' }) },
     '413': { example: (s) => patch(s, { name: 'x'.repeat(101 * 1024) }) },
     '415': {
       example: (s) =>
-        call(s.server, 'PATCH', paths.updateObservabilityDestination(s), { key: s.workspace.managementKey, rawBody: 'name=x', headers: { 'content-type': 'text/plain' } }),
+        call(s.server, 'PATCH', paths.updateObservabilityDestination(s), {
+          key: s.workspace.managementKey,
+          rawBody: 'name=x',
+          headers: { 'content-type': 'text/plain' },
+        }),
     },
   },
   listPresetVersions: {
     ...commonTriggers('listPresetVersions'),
     '400': {
-      limitAboveMaximum: (s) => call(s.server, 'GET', '/api/v1/presets/support-agent/versions?limit=101', { key: s.workspace.standardKey }),
-      offsetNotDigits: (s) => call(s.server, 'GET', '/api/v1/presets/support-agent/versions?offset=1e2', { key: s.workspace.standardKey }),
+      limitAboveMaximum: (s) =>
+        call(s.server, 'GET', '/api/v1/presets/support-agent/versions?limit=101', { key: s.workspace.standardKey }),
+      offsetNotDigits: (s) =>
+        call(s.server, 'GET', '/api/v1/presets/support-agent/versions?offset=1e2', { key: s.workspace.standardKey }),
     },
-    '404': { example: (s) => call(s.server, 'GET', '/api/v1/presets/no-such-preset/versions', { key: s.workspace.standardKey }) },
+    '404': {
+      example: (s) =>
+        call(s.server, 'GET', '/api/v1/presets/no-such-preset/versions', { key: s.workspace.standardKey }),
+    },
   },
 };
 
 function resolve(node: Json): Json {
   const ref = node.$ref;
   if (typeof ref !== 'string') return node;
-  return resolve(ref.replace(/^#\//, '').split('/').reduce<unknown>((at, key) => (at as Json)[key], spec) as Json);
+  return resolve(
+    ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce<unknown>((at, key) => (at as Json)[key], spec) as Json,
+  );
 }
 
 /** The error examples of an operation, by status and example name (`example` for a lone one). */
@@ -152,20 +206,32 @@ function documentedErrors(operationId: string): Record<string, Record<string, un
     Object.entries(operation.responses)
       .filter(([status]) => !status.startsWith('2'))
       .map(([status, response]) => {
-        const content = (resolve(response).content as Record<string, { example?: unknown; examples?: Record<string, { value: unknown }> }>)['application/json'];
-        const examples = content?.example !== undefined ? { example: content.example } : Object.fromEntries(Object.entries(content?.examples ?? {}).map(([name, e]) => [name, e.value]));
+        const content = (
+          resolve(response).content as Record<
+            string,
+            { example?: unknown; examples?: Record<string, { value: unknown }> }
+          >
+        )['application/json'];
+        const examples =
+          content?.example !== undefined
+            ? { example: content.example }
+            : Object.fromEntries(Object.entries(content?.examples ?? {}).map(([name, e]) => [name, e.value]));
         return [status, examples];
       }),
   );
 }
 
 describe('the error examples of openapi.yaml', () => {
-  it.each(Object.keys(triggers))('%s: every documented error example has a request that causes it here', (operationId) => {
-    const documented = documentedErrors(operationId);
-    const caused = triggers[operationId as keyof operations];
-    expect(Object.keys(caused).sort()).toEqual(Object.keys(documented).sort());
-    for (const [status, examples] of Object.entries(documented)) expect(Object.keys(caused[status] ?? {}).sort(), status).toEqual(Object.keys(examples).sort());
-  });
+  it.each(Object.keys(triggers))(
+    '%s: every documented error example has a request that causes it here',
+    (operationId) => {
+      const documented = documentedErrors(operationId);
+      const caused = triggers[operationId as keyof operations];
+      expect(Object.keys(caused).sort()).toEqual(Object.keys(documented).sort());
+      for (const [status, examples] of Object.entries(documented))
+        expect(Object.keys(caused[status] ?? {}).sort(), status).toEqual(Object.keys(examples).sort());
+    },
+  );
 
   it.each(Object.keys(triggers))('%s: the server answers each of them word for word', async (operationId) => {
     for (const [status, examples] of Object.entries(documentedErrors(operationId))) {

@@ -1,8 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDestination } from '../../server/provisioning/index.js';
-import type { Store } from '../../server/store/index.js';
 import { apiBasePaths, specOperations } from '../../server/spec.js';
-import { call, createWorkspace, destinationTypes, rawCall, spec, startTestServer, type TestServer } from '../support/server.js';
+import type { Store } from '../../server/store/index.js';
+import {
+  call,
+  createWorkspace,
+  destinationTypes,
+  rawCall,
+  spec,
+  startTestServer,
+  type TestServer,
+} from '../support/server.js';
 
 let server: TestServer | undefined;
 
@@ -17,7 +25,12 @@ async function setUp(wrap?: (store: Store) => Store) {
   const destination = await createDestination(
     server.store,
     destinationTypes,
-    { workspaceId: workspace.id, type: 'otel-collector', name: 'Collector', config: { endpoint: 'https://otel.example.com' } },
+    {
+      workspaceId: workspace.id,
+      type: 'otel-collector',
+      name: 'Collector',
+      config: { endpoint: 'https://otel.example.com' },
+    },
     server.clock.now(),
   );
   return { server, workspace, destinationPath: `/api/v1/observability/destinations/${destination.id}` };
@@ -36,7 +49,11 @@ function expectEnvelope(response: { status: number; headers: Headers; body: unkn
 describe('request errors', () => {
   it('answers malformed JSON with 400', async () => {
     const { server, workspace, destinationPath } = await setUp();
-    const response = await call(server, 'PATCH', destinationPath, { key: workspace.managementKey, rawBody: '{"enabled": tru', headers: { 'content-type': 'application/json' } });
+    const response = await call(server, 'PATCH', destinationPath, {
+      key: workspace.managementKey,
+      rawBody: '{"enabled": tru',
+      headers: { 'content-type': 'application/json' },
+    });
     expectEnvelope(response, 400);
     expect(response.body.error.message).toMatch(/JSON/);
   });
@@ -45,48 +62,78 @@ describe('request errors', () => {
     ['text/plain', 'enabled=false'],
     ['application/x-www-form-urlencoded', 'enabled=false'],
     ['application/xml', '<enabled>false</enabled>'],
-    ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="enabled"\r\n\r\nfalse\r\n--x--\r\n'],
+    [
+      'multipart/form-data; boundary=x',
+      '--x\r\nContent-Disposition: form-data; name="enabled"\r\n\r\nfalse\r\n--x--\r\n',
+    ],
   ])('answers a %s body with 415', async (contentType, rawBody) => {
     const { server, workspace, destinationPath } = await setUp();
-    const response = await call(server, 'PATCH', destinationPath, { key: workspace.managementKey, rawBody, headers: { 'content-type': contentType } });
+    const response = await call(server, 'PATCH', destinationPath, {
+      key: workspace.managementKey,
+      rawBody,
+      headers: { 'content-type': contentType },
+    });
     expectEnvelope(response, 415);
-    expect((await server.store.destinations.find(workspace.id, destinationPath.split('/').pop() ?? ''))?.state.enabled).toBe(true);
+    expect(
+      (await server.store.destinations.find(workspace.id, destinationPath.split('/').pop() ?? ''))?.state.enabled,
+    ).toBe(true);
   });
 
   describe('a required body', () => {
     const bodyRequired = { path: '/body', message: 'is required: send a JSON object' };
 
     it.each([
-      ['JSON, with neither Content-Length nor Transfer-Encoding (curl -X PATCH)', ['Content-Type: application/json'], ''],
+      [
+        'JSON, with neither Content-Length nor Transfer-Encoding (curl -X PATCH)',
+        ['Content-Type: application/json'],
+        '',
+      ],
       ['JSON, with Content-Length: 0', ['Content-Type: application/json', 'Content-Length: 0'], ''],
       ['JSON, chunked with no chunk', ['Content-Type: application/json', 'Transfer-Encoding: chunked'], '0\r\n\r\n'],
       ['no content type and no body', [], ''],
       ['no content type and Content-Length: 0', ['Content-Length: 0'], ''],
     ])('is 400 naming /body when missing: %s', async (_name, headers, body) => {
       const { server, workspace, destinationPath } = await setUp();
-      const head = [`PATCH ${destinationPath} HTTP/1.1`, `Authorization: Bearer ${workspace.managementKey}`, ...headers].join('\r\n');
+      const head = [
+        `PATCH ${destinationPath} HTTP/1.1`,
+        `Authorization: Bearer ${workspace.managementKey}`,
+        ...headers,
+      ].join('\r\n');
       const response = await rawCall(server, head, body);
       expect(response.status).toBe(400);
-      expect(response.body.error).toEqual({ code: 400, message: 'Invalid request: /body is required: send a JSON object', metadata: { errors: [bodyRequired] } });
+      expect(response.body.error).toEqual({
+        code: 400,
+        message: 'Invalid request: /body is required: send a JSON object',
+        metadata: { errors: [bodyRequired] },
+      });
       expect(server.serverErrors()).toEqual([]);
     });
 
     it('is 400 naming /body before authentication, like every malformed request', async () => {
       const { server, destinationPath } = await setUp();
-      const response = await rawCall(server, [`PATCH ${destinationPath} HTTP/1.1`, 'Content-Type: application/json'].join('\r\n'));
+      const response = await rawCall(
+        server,
+        [`PATCH ${destinationPath} HTTP/1.1`, 'Content-Type: application/json'].join('\r\n'),
+      );
       expect(response.status).toBe(400);
       expect(response.body.error.metadata.errors).toEqual([bodyRequired]);
     });
 
     it('is 400, not 500, when the body is only white space', async () => {
       const { server, workspace, destinationPath } = await setUp();
-      const response = await call(server, 'PATCH', destinationPath, { key: workspace.managementKey, rawBody: '  \n ', headers: { 'content-type': 'application/json' } });
+      const response = await call(server, 'PATCH', destinationPath, {
+        key: workspace.managementKey,
+        rawBody: '  \n ',
+        headers: { 'content-type': 'application/json' },
+      });
       expectEnvelope(response, 400);
     });
 
     it('takes {} as a body that changes nothing', async () => {
       const { server, workspace, destinationPath } = await setUp();
-      expect((await call(server, 'PATCH', destinationPath, { key: workspace.managementKey, body: {} })).status).toBe(200);
+      expect((await call(server, 'PATCH', destinationPath, { key: workspace.managementKey, body: {} })).status).toBe(
+        200,
+      );
     });
 
     it('answers every operation of the spec called without a body with no 5xx', async () => {
@@ -94,7 +141,13 @@ describe('request errors', () => {
       for (const { method, template } of specOperations(spec)) {
         const path = template.replace(/\{[^}]+\}/g, '7019b9f2-c5e6-4f46-873e-55a17bb095a3');
         for (const basePath of apiBasePaths(spec)) {
-          const response = await rawCall(server, [`${method.toUpperCase()} ${basePath}${path} HTTP/1.1`, `Authorization: Bearer ${workspace.managementKey}`].join('\r\n'));
+          const response = await rawCall(
+            server,
+            [
+              `${method.toUpperCase()} ${basePath}${path} HTTP/1.1`,
+              `Authorization: Bearer ${workspace.managementKey}`,
+            ].join('\r\n'),
+          );
           expect(response.status, `${method} ${path}`).toBeLessThan(500);
         }
       }
@@ -107,7 +160,9 @@ describe('request errors', () => {
     const hashes = Array.from({ length: 1000 }, (_, i) => i.toString(16).padStart(64, '0'));
     const under = { api_key_hashes: hashes };
     expect(JSON.stringify(under).length).toBeGreaterThan(60 * 1024);
-    expect((await call(server, 'PATCH', destinationPath, { key: workspace.managementKey, body: under })).status).toBe(200);
+    expect((await call(server, 'PATCH', destinationPath, { key: workspace.managementKey, body: under })).status).toBe(
+      200,
+    );
     const over = { name: 'x'.repeat(101 * 1024) };
     expectEnvelope(await call(server, 'PATCH', destinationPath, { key: workspace.managementKey, body: over }), 413);
   });
@@ -179,7 +234,9 @@ describe('server errors', () => {
         },
       },
     }));
-    const response = await call(server, 'GET', `/api/v1/keys/${workspace.standardKeyHash}`, { key: workspace.managementKey });
+    const response = await call(server, 'GET', `/api/v1/keys/${workspace.standardKeyHash}`, {
+      key: workspace.managementKey,
+    });
     expectEnvelope(response, 500);
     expect(server.serverErrors()).toHaveLength(1);
     server.logs.length = 0;

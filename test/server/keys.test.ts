@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createKey, recordUsage, type NewKeyInput } from '../../server/provisioning/index.js';
+import { createKey, type NewKeyInput, recordUsage } from '../../server/provisioning/index.js';
 import { call, createWorkspace, startTestServer, type TestServer, type Workspace } from '../support/server.js';
 
 let server: TestServer;
@@ -25,7 +25,11 @@ afterAll(async () => {
 });
 
 async function newKey(input: Partial<NewKeyInput> = {}) {
-  return createKey(server.store, { workspaceId: workspace.id, name: 'Usage key', kind: 'standard', ...input }, server.clock.now());
+  return createKey(
+    server.store,
+    { workspaceId: workspace.id, name: 'Usage key', kind: 'standard', ...input },
+    server.clock.now(),
+  );
 }
 
 async function spend(hash: string, at: string, amount: number, byok = false) {
@@ -48,7 +52,11 @@ const getKey = (hash: string, key = workspace.managementKey) => call(server, 'GE
 
 describe('getKey', () => {
   it('returns every field of the key, with a masked label and never the key itself', async () => {
-    const key = await newKey({ name: 'Production backend', creatorUserId: 'user_42', expiresAt: '2027-01-01T00:00:00Z' });
+    const key = await newKey({
+      name: 'Production backend',
+      creatorUserId: 'user_42',
+      expiresAt: '2027-01-01T00:00:00Z',
+    });
     const response = await getKey(key.hash);
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual({
@@ -100,7 +108,13 @@ describe('getKey', () => {
       expect((await getKey(key.hash)).body.data.usage_daily).toBe(1);
       server.clock.set('2026-11-19T00:00:00.000Z');
       const { body } = await getKey(key.hash);
-      expect(body.data).toMatchObject({ usage_daily: 0, usage_weekly: 3, usage_monthly: 7, byok_usage_daily: 0, usage: 15 });
+      expect(body.data).toMatchObject({
+        usage_daily: 0,
+        usage_weekly: 3,
+        usage_monthly: 7,
+        byok_usage_daily: 0,
+        usage: 15,
+      });
     });
 
     it('starts a new week on Monday', async () => {
@@ -118,7 +132,12 @@ describe('getKey', () => {
       expect((await getKey(key.hash)).body.data).toMatchObject({ usage_daily: 0, usage_weekly: 5, usage_monthly: 0 });
       await spend(key.hash, '2026-12-01T10:00:00.000Z', 3);
       server.clock.set('2026-12-02T09:00:00.000Z');
-      expect((await getKey(key.hash)).body.data).toMatchObject({ usage_daily: 0, usage_weekly: 8, usage_monthly: 3, usage: 8 });
+      expect((await getKey(key.hash)).body.data).toMatchObject({
+        usage_daily: 0,
+        usage_weekly: 8,
+        usage_monthly: 3,
+        usage: 8,
+      });
     });
   });
 
@@ -128,7 +147,11 @@ describe('getKey', () => {
       ['a weekly limit counts this week', { limit: 5, limitReset: 'weekly' as const }, 2],
       ['a monthly limit counts this month', { limit: 10, limitReset: 'monthly' as const }, 3],
       ['a limit that never resets counts all time', { limit: 20, limitReset: null }, 5],
-      ['BYOK usage counts when include_byok_in_limit is true', { limit: 10, limitReset: 'monthly' as const, includeByokInLimit: true }, 2.25],
+      [
+        'BYOK usage counts when include_byok_in_limit is true',
+        { limit: 10, limitReset: 'monthly' as const, includeByokInLimit: true },
+        2.25,
+      ],
       ['it never goes below 0', { limit: 2, limitReset: 'monthly' as const }, 0],
       ['a limit of 0 leaves 0', { limit: 0, limitReset: null }, 0],
     ])('%s', async (_name, input, expected) => {
@@ -172,7 +195,13 @@ describe('getKey', () => {
     const response = await getKey(workspace.standardKeyHash, workspace.standardKey);
     expect(response.status).toBe(403);
     // The kinds come from the operation's security requirement in the spec.
-    expect(response.body).toEqual({ error: { code: 403, message: 'This operation needs a management key.', metadata: { accepted_key_kinds: ['management'] } } });
+    expect(response.body).toEqual({
+      error: {
+        code: 403,
+        message: 'This operation needs a management key.',
+        metadata: { accepted_key_kinds: ['management'] },
+      },
+    });
   });
 });
 
@@ -190,7 +219,9 @@ describe('authentication', () => {
     ['two tokens', () => `Bearer ${workspace.managementKey} ${workspace.managementKey}`],
   ])('answers 401 with WWW-Authenticate to %s', async (_name, header) => {
     const value = typeof header === 'function' ? header() : header;
-    const response = await call(server, 'GET', path(), { headers: value === undefined ? {} : { authorization: value } });
+    const response = await call(server, 'GET', path(), {
+      headers: value === undefined ? {} : { authorization: value },
+    });
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toMatch(/^Bearer realm="api"/);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
@@ -198,7 +229,11 @@ describe('authentication', () => {
   });
 
   it('answers 401 to a disabled key', async () => {
-    const key = await createKey(server.store, { workspaceId: workspace.id, name: 'Soon disabled', kind: 'management' }, server.clock.now());
+    const key = await createKey(
+      server.store,
+      { workspaceId: workspace.id, name: 'Soon disabled', kind: 'management' },
+      server.clock.now(),
+    );
     expect((await call(server, 'GET', path(), { key: key.rawKey })).status).toBe(200);
     await server.store.keys.setDisabled(key.hash, true, server.clock.now());
     const response = await call(server, 'GET', path(), { key: key.rawKey });

@@ -1,25 +1,34 @@
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { copyFileSync, cpSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import yaml from 'js-yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { componentSchema, describeErrors, spec } from '../support/spec.js';
 import { collectOutput } from '../../scripts/child-process.js';
 import { type Finished, projectRoot, runEntry, spawnEntry, waitForOutput } from '../support/process.js';
+import { componentSchema, describeErrors, spec } from '../support/spec.js';
 
 const exec = promisify(execFile);
 
 // `npm start` runs the compiled server; the build here makes sure it is compiled from these sources.
 beforeAll(async () => {
-  await exec(process.execPath, [join(projectRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.server.json'], { cwd: projectRoot });
+  await exec(
+    process.execPath,
+    [join(projectRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.server.json'],
+    { cwd: projectRoot },
+  );
 });
 
 function start(dataDir: string) {
-  return spawnEntry('dist/server/main.js', [], { DATABASE_URL: `sqlite:${join(dataDir, 'api.db')}`, PORT: '0', HOST: '127.0.0.1', SECRETS_KEY: '' });
+  return spawnEntry('dist/server/main.js', [], {
+    DATABASE_URL: `sqlite:${join(dataDir, 'api.db')}`,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SECRETS_KEY: '',
+  });
 }
 
 function stop(child: ReturnType<typeof start>): Promise<number | null> {
@@ -35,13 +44,19 @@ describe('npm start', () => {
     const child = start(dataDir);
     const output = await waitForOutput(child, /curl [^\n]+presets\/[^\n]+versions[^\n]*\n/);
     expect(output).toMatch(/management key: sk-or-v1-[0-9a-f]{64}/);
-    const curlLines = output.split('\n').map((line) => line.trim()).filter((line) => line.startsWith('curl '));
+    const curlLines = output
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line.startsWith('curl '));
     expect(curlLines).toHaveLength(3);
     const schemas = ['ApiKeyResponse', 'ObservabilityDestinationResponse', 'PresetVersionList'];
     for (const [index, line] of curlLines.entries()) {
       // Exactly as a person would paste it into a shell, with the status written after the body.
       const { stdout } = await exec('sh', ['-c', `${line} -w '\\n%{http_code}'`]);
-      const [body = '', status] = [stdout.slice(0, stdout.lastIndexOf('\n')), stdout.slice(stdout.lastIndexOf('\n') + 1)];
+      const [body = '', status] = [
+        stdout.slice(0, stdout.lastIndexOf('\n')),
+        stdout.slice(stdout.lastIndexOf('\n') + 1),
+      ];
       expect(status, line).toBe('200');
       const validate = componentSchema(schemas[index] ?? '');
       expect(validate(JSON.parse(body)), describeErrors(validate.errors)).toBe(true);
@@ -57,9 +72,16 @@ describe('npm start', () => {
 
   it('refuses to start in production without SECRETS_KEY, saying why', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'main-test-'));
-    const { code, stderr } = await runEntry('dist/server/main.js', [], { DATABASE_URL: `sqlite:${join(dataDir, 'api.db')}`, PORT: '0', NODE_ENV: 'production', SECRETS_KEY: '' });
+    const { code, stderr } = await runEntry('dist/server/main.js', [], {
+      DATABASE_URL: `sqlite:${join(dataDir, 'api.db')}`,
+      PORT: '0',
+      NODE_ENV: 'production',
+      SECRETS_KEY: '',
+    });
     expect(code).toBe(1);
-    expect(stderr.trim().split('\n')).toEqual([expect.stringContaining('Configuration error: SECRETS_KEY is required when NODE_ENV=production')]);
+    expect(stderr.trim().split('\n')).toEqual([
+      expect.stringContaining('Configuration error: SECRETS_KEY is required when NODE_ENV=production'),
+    ]);
   });
 });
 
@@ -77,7 +99,13 @@ describe('npm start with a spec that the handlers do not match', () => {
   }
 
   function startIn(dir: string): Promise<Finished> {
-    const env = { ...process.env, NODE_ENV: 'test', DATABASE_URL: `sqlite:${join(dir, 'data', 'api.db')}`, PORT: '0', HOST: '127.0.0.1' };
+    const env = {
+      ...process.env,
+      NODE_ENV: 'test',
+      DATABASE_URL: `sqlite:${join(dir, 'data', 'api.db')}`,
+      PORT: '0',
+      HOST: '127.0.0.1',
+    };
     return collectOutput(spawn(process.execPath, ['dist/server/main.js'], { cwd: dir, env }));
   }
 
@@ -103,7 +131,9 @@ describe('npm start with a spec that the handlers do not match', () => {
     writeFileSync(join(dir, 'openapi.yaml'), 'openapi: 3.1.0\npaths:\n  /keys: [unclosed\n');
     const { code, stderr } = await startIn(dir);
     expect(code).toBe(1);
-    expect(stderr.trim().split('\n')).toEqual([expect.stringMatching(/^Contract error: .*openapi\.yaml is not valid YAML: .+ \(line \d+, column \d+\)$/)]);
+    expect(stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^Contract error: .*openapi\.yaml is not valid YAML: .+ \(line \d+, column \d+\)$/),
+    ]);
   });
 
   it('stops with one line naming a handler that has no operation', async () => {
@@ -112,13 +142,20 @@ describe('npm start with a spec that the handlers do not match', () => {
     });
     const { code, stderr } = await startIn(dir);
     expect(code).toBe(1);
-    expect(stderr.trim().split('\n')).toEqual(['Contract error: openapi.yaml and server/operations do not match: handler listPresetVersions has no operation in openapi.yaml']);
+    expect(stderr.trim().split('\n')).toEqual([
+      'Contract error: openapi.yaml and server/operations do not match: handler listPresetVersions has no operation in openapi.yaml',
+    ]);
   });
 });
 
 describe('npm start, for errors a user can cause', () => {
   function startWith(env: Record<string, string>): Promise<Finished> {
-    return runEntry('dist/server/main.js', [], { PORT: '0', HOST: '127.0.0.1', SECRETS_KEY: Buffer.alloc(32, 1).toString('base64'), ...env });
+    return runEntry('dist/server/main.js', [], {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SECRETS_KEY: Buffer.alloc(32, 1).toString('base64'),
+      ...env,
+    });
   }
 
   it('says in one line that the port is busy', async () => {
@@ -128,7 +165,9 @@ describe('npm start, for errors a user can cause', () => {
       const { port } = busy.address() as AddressInfo;
       const { code, stderr } = await startWith({ PORT: String(port), DATABASE_URL: 'sqlite::memory:' });
       expect(code).toBe(1);
-      expect(stderr.trim().split('\n')).toEqual([`Cannot listen on 127.0.0.1:${port}: the address is already in use. Stop what uses it, or set PORT to a free port.`]);
+      expect(stderr.trim().split('\n')).toEqual([
+        `Cannot listen on 127.0.0.1:${port}: the address is already in use. Stop what uses it, or set PORT to a free port.`,
+      ]);
     } finally {
       busy.close();
     }
@@ -137,12 +176,16 @@ describe('npm start, for errors a user can cause', () => {
   it('says in one line that DATABASE_URL is not one it knows', async () => {
     const { code, stderr } = await startWith({ DATABASE_URL: 'mysql://localhost/api' });
     expect(code).toBe(1);
-    expect(stderr.trim().split('\n')).toEqual(['Configuration error: DATABASE_URL must start with sqlite: or postgres:// (got mysql:)']);
+    expect(stderr.trim().split('\n')).toEqual([
+      'Configuration error: DATABASE_URL must start with sqlite: or postgres:// (got mysql:)',
+    ]);
   });
 
   it('says in one line that the database cannot be reached', async () => {
     const { code, stderr } = await startWith({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/api' });
     expect(code).toBe(1);
-    expect(stderr.trim().split('\n')).toEqual([expect.stringMatching(/^Cannot reach the database of DATABASE_URL: .*ECONNREFUSED/)]);
+    expect(stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^Cannot reach the database of DATABASE_URL: .*ECONNREFUSED/),
+    ]);
   });
 });

@@ -17,11 +17,21 @@ beforeAll(async () => {
   for (let i = 1; i <= VERSION_COUNT; i++) {
     await addPresetVersion(
       server.store,
-      { workspaceId: workspace.id, slug: SLUG, config: { model: `openai/gpt-4o-mini`, temperature: i / 10 }, systemPrompt: i === 2 ? null : `Prompt ${i}`, creatorId: 'user_1' },
+      {
+        workspaceId: workspace.id,
+        slug: SLUG,
+        config: { model: `openai/gpt-4o-mini`, temperature: i / 10 },
+        systemPrompt: i === 2 ? null : `Prompt ${i}`,
+        creatorId: 'user_1',
+      },
       now,
     );
   }
-  await addPresetVersion(server.store, { workspaceId: otherWorkspace.id, slug: 'private-preset', config: { model: 'x/y' }, creatorId: 'user_2' }, now);
+  await addPresetVersion(
+    server.store,
+    { workspaceId: otherWorkspace.id, slug: 'private-preset', config: { model: 'x/y' }, creatorId: 'user_2' },
+    now,
+  );
 });
 
 afterAll(async () => {
@@ -29,7 +39,8 @@ afterAll(async () => {
   await server.close();
 });
 
-const list = (query = '', key = workspace.standardKey, slug = SLUG) => call(server, 'GET', `/api/v1/presets/${slug}/versions${query}`, { key });
+const list = (query = '', key = workspace.standardKey, slug = SLUG) =>
+  call(server, 'GET', `/api/v1/presets/${slug}/versions${query}`, { key });
 
 describe('listPresetVersions', () => {
   it('lists every version in ascending order with the defaults (offset 0, limit 50)', async () => {
@@ -38,7 +49,12 @@ describe('listPresetVersions', () => {
     expect(response.body.total_count).toBe(VERSION_COUNT);
     expect(response.body.data.map((v: { version: number }) => v.version)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     const [first, second] = response.body.data;
-    expect(first).toMatchObject({ version: 1, config: { model: 'openai/gpt-4o-mini', temperature: 0.1 }, system_prompt: 'Prompt 1', creator_id: 'user_1' });
+    expect(first).toMatchObject({
+      version: 1,
+      config: { model: 'openai/gpt-4o-mini', temperature: 0.1 },
+      system_prompt: 'Prompt 1',
+      creator_id: 'user_1',
+    });
     expect(second.system_prompt).toBeNull();
     expect(new Set(response.body.data.map((v: { preset_id: string }) => v.preset_id)).size).toBe(1);
     expect(first.created_at).toBe('2026-11-18T12:00:00.000Z');
@@ -100,7 +116,9 @@ describe('listPresetVersions', () => {
   );
 
   describe('boundary values of the contract', () => {
-    const queryCases = boundaryCases.filter((c) => c.target.operationId === 'listPresetVersions' && c.target.in === 'query');
+    const queryCases = boundaryCases.filter(
+      (c) => c.target.operationId === 'listPresetVersions' && c.target.in === 'query',
+    );
     it.each(queryCases.map((c) => [c.name, c] as const))('%s', async (_name, testCase) => {
       const name = testCase.target.in === 'query' ? testCase.target.name : '';
       const response = await list(`?${name}=${encodeURIComponent(toQueryValue(testCase.value))}`);

@@ -14,6 +14,8 @@ describe('spec:diff', () => {
     const { code, stdout, stderr } = await runEntry('scripts/spec-diff.ts', ['no-such-ref'], {});
     expect(code).toBe(2);
     expect(stdout).toBe('');
-    expect(stderr.trim().split('\n')).toEqual(['spec:diff: "no-such-ref" is not a commit of this repository (a branch, a tag, HEAD~1...)']);
+    expect(stderr.trim().split('\n')).toEqual([
+      'spec:diff: "no-such-ref" is not a commit of this repository (a branch, a tag, HEAD~1...)',
+    ]);
   });
 });

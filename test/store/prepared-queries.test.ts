@@ -3,14 +3,18 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KeyKind } from '../../server/domain/api-keys.js';
+import {
+  configRulesOf,
+  type DestinationType,
+  loadDestinationTypeRules,
+} from '../../server/domain/destination-config-rules.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
-import { openDatabase, type OpenedDatabase } from '../../server/store/database.js';
+import { loadSpec } from '../../server/spec.js';
+import { type OpenedDatabase, openDatabase } from '../../server/store/database.js';
 import { createStore, type Store } from '../../server/store/index.js';
 import { migrateToLatest } from '../../server/store/migrations.js';
 import { preparedQuery } from '../../server/store/prepared.js';
-import type { KeyKind } from '../../server/domain/api-keys.js';
-import { configRulesOf, type DestinationType, loadDestinationTypeRules } from '../../server/domain/destination-config-rules.js';
-import { loadSpec } from '../../server/spec.js';
 
 let opened: OpenedDatabase;
 let store: Store;
@@ -27,13 +31,26 @@ afterAll(async () => {
   await store.close();
 });
 
-const newKey = (hash: string) => ({ workspace_id: workspaceId, hash, label: 'sk-...0000', name: 'K', kind: 'standard' as const, disabled: false, include_byok_in_limit: false });
+const newKey = (hash: string) => ({
+  workspace_id: workspaceId,
+  hash,
+  label: 'sk-...0000',
+  name: 'K',
+  kind: 'standard' as const,
+  disabled: false,
+  include_byok_in_limit: false,
+});
 
 describe('queries compiled once', () => {
   it('put each call’s arguments where the stand-ins were, constants left as written', async () => {
     const key = await store.keys.create(newKey('a'.repeat(64)), new Date());
     const byKind = preparedQuery(opened.driver, (a: { kind: KeyKind; id: string }) =>
-      opened.db.selectFrom('api_keys').select(['id', 'kind']).where('kind', '=', a.kind).where('id', '=', a.id).where('disabled', '=', false),
+      opened.db
+        .selectFrom('api_keys')
+        .select(['id', 'kind'])
+        .where('kind', '=', a.kind)
+        .where('id', '=', a.id)
+        .where('disabled', '=', false),
     );
     expect(byKind.bind({ kind: 'standard', id: key.id }).parameters).toEqual(['standard', key.id, 0]);
     expect(await byKind({ kind: 'standard', id: key.id })).toEqual([{ id: key.id, kind: 'standard' }]);
@@ -47,7 +64,17 @@ describe('queries compiled once', () => {
     const transaction = opened.db
       .transaction()
       .execute(async (trx) => {
-        await trx.insertInto('api_keys').values({ id: 'uncommitted', ...newKey(hash), usage_total: 0, byok_usage_total: 0, created_at: new Date().toISOString(), updated_at: null }).execute();
+        await trx
+          .insertInto('api_keys')
+          .values({
+            id: 'uncommitted',
+            ...newKey(hash),
+            usage_total: 0,
+            byok_usage_total: 0,
+            created_at: new Date().toISOString(),
+            updated_at: null,
+          })
+          .execute();
         await held;
         throw new Error('rolled back');
       })
@@ -66,13 +93,20 @@ describe('queries compiled once', () => {
   });
 
   it('run a read-modify-write after a transaction Kysely has open, not inside it', async () => {
-    const destination = await store.destinations.create({ workspace_id: workspaceId, type: 'webhook', name: 'D', config: { url: 'https://example.com/hook' } }, new Date());
+    const destination = await store.destinations.create(
+      { workspace_id: workspaceId, type: 'webhook', name: 'D', config: { url: 'https://example.com/hook' } },
+      new Date(),
+    );
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
     const transaction = opened.db
       .transaction()
       .execute(async (trx) => {
-        await trx.updateTable('destinations').set({ name: 'never committed' }).where('id', '=', destination.id).execute();
+        await trx
+          .updateTable('destinations')
+          .set({ name: 'never committed' })
+          .where('id', '=', destination.id)
+          .execute();
         await held;
         throw new Error('rolled back');
       })
@@ -81,7 +115,9 @@ describe('queries compiled once', () => {
 
     let done = false;
     const rulesOf = (type: DestinationType) => configRulesOf(loadDestinationTypeRules(loadSpec()), type);
-    const updating = store.destinations.update(workspaceId, destination.id, new Date(), { changes: { sampling_rate: 0.5 } }, rulesOf).finally(() => (done = true));
+    const updating = store.destinations
+      .update(workspaceId, destination.id, new Date(), { changes: { sampling_rate: 0.5 } }, rulesOf)
+      .finally(() => (done = true));
     await sleep(20);
     expect(done).toBe(false);
 

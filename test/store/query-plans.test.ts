@@ -15,7 +15,10 @@ let store: Store;
 const queries: CompiledQuery[] = [];
 
 beforeAll(async () => {
-  const opened = await openDatabase({ kind: 'sqlite', filename: ':memory:' }, { log: (event: LogEvent) => void queries.push(event.query) });
+  const opened = await openDatabase(
+    { kind: 'sqlite', filename: ':memory:' },
+    { log: (event: LogEvent) => void queries.push(event.query) },
+  );
   db = opened.db;
   await migrateToLatest(db);
   store = createStore(opened, createSecretBox(randomBytes(32)));
@@ -30,13 +33,21 @@ async function planOf(run: () => Promise<unknown>): Promise<string> {
   await run();
   const [query] = queries.filter((q) => /^select/i.test(q.sql));
   if (!query) throw new Error('no select ran');
-  const result = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
+  const result = await db.executeQuery<{ detail: string }>(
+    CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]),
+  );
   return result.rows.map((row) => row.detail).join('\n');
 }
 
 describe('query plans', () => {
   it('reads a key by its hash and its usage windows by a range of the usage primary key, never a scan', async () => {
-    const plan = await planOf(() => store.keys.findInWorkspaceWithUsage('workspace-id', '0'.repeat(64), usageWindows(new Date('2026-11-18T12:00:00Z'))));
+    const plan = await planOf(() =>
+      store.keys.findInWorkspaceWithUsage(
+        'workspace-id',
+        '0'.repeat(64),
+        usageWindows(new Date('2026-11-18T12:00:00Z')),
+      ),
+    );
     expect(plan).toMatch(/SEARCH k USING INDEX \S+ \(hash=\?\)/);
     expect(plan).toMatch(/SEARCH u USING (PRIMARY KEY|INDEX \S+) \(key_id=\? AND day>\? AND day<\?\)/);
     expect(plan).not.toMatch(/SCAN/);
@@ -58,7 +69,12 @@ describe('preset versions', () => {
   it('are numbered 1..n with no gap, and total_count is kept without counting rows', async () => {
     const workspace = await store.workspaces.create('W', new Date());
     for (let i = 0; i < 5; i++) {
-      await store.presets.addVersion(workspace.id, 'p', { config: {}, system_prompt: null, creator_id: 'u' }, new Date());
+      await store.presets.addVersion(
+        workspace.id,
+        'p',
+        { config: {}, system_prompt: null, creator_id: 'u' },
+        new Date(),
+      );
     }
     const preset = await store.presets.findBySlug(workspace.id, 'p');
     expect(preset?.version_count).toBe(5);

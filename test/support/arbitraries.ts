@@ -26,17 +26,30 @@ function isSecret(schema: Schema): boolean {
 }
 
 const text = (minLength: number, maxLength: number) =>
-  fc.string({ unit: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789-_./:') }, { weight: 1, arbitrary: fc.constantFrom('é', 'ß', '中', '🙂', ' ', '"', '\\') }), minLength, maxLength });
+  fc.string({
+    unit: fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789-_./:') },
+      { weight: 1, arbitrary: fc.constantFrom('é', 'ß', '中', '🙂', ' ', '"', '\\') },
+    ),
+    minLength,
+    maxLength,
+  });
 
 function stringArbitrary(schema: Schema, options: GenerationOptions): fc.Arbitrary<string> {
   if (isSecret(schema) && options.secret) return options.secret;
   if (schema.format === 'uuid') return fc.uuid();
   // Any text, taken literally: a valid regular expression of the same length or longer.
-  if (schema.format === 'regex') return text(0, Math.min((schema.maxLength as number | undefined) ?? 40, 40) / 2).map((t) => t.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
+  if (schema.format === 'regex')
+    return text(0, Math.min((schema.maxLength as number | undefined) ?? 40, 40) / 2).map((t) =>
+      t.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'),
+    );
   if (typeof schema.pattern === 'string') return fc.stringMatching(new RegExp(schema.pattern));
   const minLength = (schema.minLength as number | undefined) ?? 0;
   const maxLength = Math.min((schema.maxLength as number | undefined) ?? 40, minLength + 40);
-  return fc.oneof(text(minLength, maxLength), fc.constant('x'.repeat(Math.max(minLength, (schema.maxLength as number | undefined) ?? minLength))));
+  return fc.oneof(
+    text(minLength, maxLength),
+    fc.constant('x'.repeat(Math.max(minLength, (schema.maxLength as number | undefined) ?? minLength))),
+  );
 }
 
 function numberArbitrary(schema: Schema, integer: boolean): fc.Arbitrary<number> {
@@ -55,9 +68,12 @@ function objectArbitrary(schema: Schema, options: GenerationOptions): fc.Arbitra
     { requiredKeys: required.filter((key) => key in properties) },
   );
   const additional = schema.additionalProperties;
-  if (additional === undefined || additional === false || additional === true || Object.keys(properties).length > 0) return record;
+  if (additional === undefined || additional === false || additional === true || Object.keys(properties).length > 0)
+    return record;
   const names = schema.propertyNames as Schema | undefined;
-  const keys = names?.pattern ? fc.stringMatching(new RegExp(names.pattern as string)).filter((k) => k.length <= 40) : text(1, 20);
+  const keys = names?.pattern
+    ? fc.stringMatching(new RegExp(names.pattern as string)).filter((k) => k.length <= 40)
+    : text(1, 20);
   return fc.dictionary(keys, arbitraryFor(additional as Schema, options), { maxKeys: 3 });
 }
 
@@ -70,7 +86,10 @@ export function arbitraryFor(schema: Schema, options: GenerationOptions = {}): f
   const alternatives = (schema.oneOf ?? schema.anyOf) as Schema[] | undefined;
   if (alternatives) return fc.oneof(...alternatives.map((alternative) => arbitraryFor(alternative, options)));
   if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
-  if (Array.isArray(schema.type)) return fc.oneof(...(schema.type as string[]).map((type) => arbitraryFor({ ...schema, type, enum: undefined }, options)));
+  if (Array.isArray(schema.type))
+    return fc.oneof(
+      ...(schema.type as string[]).map((type) => arbitraryFor({ ...schema, type, enum: undefined }, options)),
+    );
   switch (schema.type) {
     case 'null':
       return fc.constant(null);
@@ -102,7 +121,9 @@ export function partialOf(componentName: string): Schema {
 }
 
 export function configSchemaName(destinationType: string): string {
-  const found = Object.entries(spec.components.schemas).find(([, schema]) => schema['x-destination-type'] === destinationType);
+  const found = Object.entries(spec.components.schemas).find(
+    ([, schema]) => schema['x-destination-type'] === destinationType,
+  );
   if (!found) throw new Error(`no config schema for ${destinationType}`);
   return found[0];
 }

@@ -21,10 +21,14 @@ async function freePort(): Promise<number> {
 
 export async function startPrism(args: string[]): Promise<Prism> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['node_modules/@stoplight/prism-cli/dist/index.js', ...args, '--host', '127.0.0.1', '--port', String(port)], {
-    cwd: projectRoot,
-    env: { ...process.env, SCARF_ANALYTICS: 'false' },
-  });
+  const child = spawn(
+    process.execPath,
+    ['node_modules/@stoplight/prism-cli/dist/index.js', ...args, '--host', '127.0.0.1', '--port', String(port)],
+    {
+      cwd: projectRoot,
+      env: { ...process.env, SCARF_ANALYTICS: 'false' },
+    },
+  );
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`Prism did not start: ${output}`)), 30_000);

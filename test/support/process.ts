@@ -1,6 +1,6 @@
 // Runs the project's entry points as real processes: TypeScript sources through tsx, or the
 // compiled build (a .js entry under dist/) with plain node, as `npm start` runs it.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { collectOutput, type Finished, waitForOutput } from '../../scripts/child-process.js';
 import { projectRoot } from '../../server/project-root.js';
 

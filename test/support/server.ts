@@ -6,9 +6,9 @@ import { type AddressInfo, connect } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { createApp } from '../../server/app.js';
-import { UNREACHABLE_RATE_LIMIT, type RateLimitOptions } from '../../server/http/rate-limit.js';
 import { loadDestinationTypeRules } from '../../server/domain/destination-config-rules.js';
 import { createSecretBox, type SecretBox } from '../../server/domain/secrets.js';
+import { type RateLimitOptions, UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
 import { createKey } from '../../server/provisioning/index.js';
 import { loadSpec } from '../../server/spec.js';
 import { openStore, type Store } from '../../server/store/index.js';
@@ -56,7 +56,9 @@ export interface TestServerOptions {
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const secrets = createSecretBox(randomBytes(32));
-  const database = options.databaseUrl ? { url: options.databaseUrl, drop: async () => undefined } : await createTestDatabase();
+  const database = options.databaseUrl
+    ? { url: options.databaseUrl, drop: async () => undefined }
+    : await createTestDatabase();
   const realStore = await openStore(database.url, secrets);
   const store = options.store ? options.store(realStore) : realStore;
   const clock = new TestClock(new Date(options.now ?? '2026-11-18T12:00:00.000Z'));
@@ -68,7 +70,15 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
   });
   const logger = pino({ level: 'info' }, sink);
-  const app = createApp({ store, clock: clock.now, logger, spec, validateResponses: true, rateLimit: options.rateLimit ?? UNREACHABLE_RATE_LIMIT, corsOrigins: options.corsOrigins ?? [] });
+  const app = createApp({
+    store,
+    clock: clock.now,
+    logger,
+    spec,
+    validateResponses: true,
+    rateLimit: options.rateLimit ?? UNREACHABLE_RATE_LIMIT,
+    corsOrigins: options.corsOrigins ?? [],
+  });
   const server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
@@ -101,7 +111,12 @@ export async function createWorkspace(store: Store, now: Date, name = 'Test work
   const workspace = await store.workspaces.create(name, now);
   const management = await createKey(store, { workspaceId: workspace.id, name: 'Admin', kind: 'management' }, now);
   const standard = await createKey(store, { workspaceId: workspace.id, name: 'Backend', kind: 'standard' }, now);
-  return { id: workspace.id, managementKey: management.rawKey, standardKey: standard.rawKey, standardKeyHash: standard.hash };
+  return {
+    id: workspace.id,
+    managementKey: management.rawKey,
+    standardKey: standard.rawKey,
+    standardKeyHash: standard.hash,
+  };
 }
 
 export interface CallOptions {
@@ -121,7 +136,12 @@ export interface CallResult {
 }
 
 /** One HTTP request to the test server; the body is parsed as JSON when it is JSON. */
-export async function call(server: TestServer, method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
+export async function call(
+  server: TestServer,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<CallResult> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`;
   let body: string | undefined = options.rawBody;
@@ -140,11 +160,17 @@ export async function call(server: TestServer, method: string, path: string, opt
  * Content-Length nor Transfer-Encoding, say). `head` is the request line and headers, without the
  * blank line; the connection closes after the answer.
  */
-export async function rawCall(server: TestServer, head: string, body = ''): Promise<Pick<CallResult, 'status' | 'body'>> {
+export async function rawCall(
+  server: TestServer,
+  head: string,
+  body = '',
+): Promise<Pick<CallResult, 'status' | 'body'>> {
   const { hostname, port } = new URL(server.baseUrl);
   const response = await new Promise<string>((resolve, reject) => {
     // Written, not ended: a client that half-closes first may see the server hang up before it answers.
-    const socket = connect(Number(port), hostname, () => socket.write(`${head}\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n${body}`));
+    const socket = connect(Number(port), hostname, () =>
+      socket.write(`${head}\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n${body}`),
+    );
     let received = '';
     socket.on('data', (chunk) => (received += chunk.toString('utf8')));
     socket.on('end', () => resolve(received));

@@ -1,7 +1,15 @@
 // Tests address the schemas of openapi.yaml the way the spec does: by operation, parameter and
 // component name, never by copying them.
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { compileComponent, createSpecAjv, escapePointer, loadSpec, SPEC_SCHEMA_ID, type OpenApiOperation, type OpenApiParameter } from '../../server/spec.js';
+import {
+  compileComponent,
+  createSpecAjv,
+  escapePointer,
+  loadSpec,
+  type OpenApiOperation,
+  type OpenApiParameter,
+  SPEC_SCHEMA_ID,
+} from '../../server/spec.js';
 
 export const spec = loadSpec();
 const ajv = createSpecAjv(spec);
