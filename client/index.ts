@@ -31,15 +31,26 @@ export interface ApiClientOptions {
   timeoutMs?: number;
 }
 
+/** A resource with the entity tag of the version answered, to send back in `ifMatch`. */
+export interface Tagged<T> {
+  data: T;
+  etag: string;
+}
+
 export interface ApiClient {
   /** The underlying openapi-fetch client, with authentication, retries and timeout applied. */
   raw: Client<paths>;
   getKey(hash: string): Promise<ApiKey>;
+  /**
+   * Updates the fields given, and resolves to the destination with its ETag. With `ifMatch`, the
+   * update happens only if the destination is still at that tag (otherwise an ApiError 412, and
+   * nothing changes). An empty update changes nothing: it reads the destination and its ETag.
+   */
   updateObservabilityDestination(
     id: string,
     body: ObservabilityDestinationUpdate,
     options?: { ifMatch?: string },
-  ): Promise<ObservabilityDestination>;
+  ): Promise<Tagged<ObservabilityDestination>>;
   listPresetVersions(slug: string, query?: ListPresetVersionsQuery): Promise<PresetVersionPage>;
   /** Every version of a preset, in order, fetching pages lazily. */
   presetVersions(slug: string, options?: { pageSize?: number }): AsyncIterableIterator<PresetVersion>;
@@ -74,7 +85,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         params: { path: { id }, ...(ifMatch !== undefined && { header: { 'If-Match': ifMatch } }) },
         body,
       });
-      return unwrap(result).data;
+      const { data } = unwrap(result);
+      const etag = result.response.headers.get('ETag');
+      // The contract promises the header; in a browser, CORS must also expose it.
+      if (etag === null) throw new Error('The answer has no ETag header (a server across origins must expose it)');
+      return { data, etag };
     },
 
     async listPresetVersions(slug, query = {}) {

@@ -27,12 +27,13 @@ export function describeClientContract(name: string, target: () => ContractTarge
       expect(key.hash).toBe(target().keyHash);
     });
 
-    it('updateObservabilityDestination resolves to the updated destination', async () => {
-      const destination = await client().updateObservabilityDestination(target().destinationId, {
+    it('updateObservabilityDestination resolves to the updated destination and its ETag', async () => {
+      const { data: destination, etag } = await client().updateObservabilityDestination(target().destinationId, {
         sampling_rate: 0.25,
       });
       expectValid('ObservabilityDestination', destination);
       expect(destination.id).toBe(target().destinationId);
+      expect(etag).toMatch(/^"[^"]+"$/);
     });
 
     it('listPresetVersions resolves to a page', async () => {

@@ -1,20 +1,52 @@
-// What a consuming project gets: `npm run build` emits JavaScript and declarations, and a small
-// consumer compiles against them through the package's exports; a consumer's mistakes do not.
+// The client as a team installs it: packed (`npm pack --workspace client`), installed with
+// --ignore-scripts into an empty project with a fresh node_modules, compiled against with strict
+// TypeScript, and run against the real server, README examples included.
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DemoSeed, seedDemo } from '../../server/provisioning/demo.js';
 import { projectRoot } from '../support/process.js';
+import { destinationTypes, startTestServer, type TestServer } from '../support/server.js';
+import { clientReadmeBlocks } from './readme-blocks.js';
 
 const exec = promisify(execFile);
+const npm = (args: string[], cwd: string) =>
+  exec('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, maxBuffer: 16 * 1024 * 1024 });
 const tsc = join(projectRoot, 'node_modules', 'typescript', 'bin', 'tsc');
+const clientPackage = JSON.parse(readFileSync(join(projectRoot, 'client', 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  dependencies: Record<string, string>;
+};
+const typesNodeVersion = (
+  JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }
+).devDependencies['@types/node'];
 
-async function compile(project: string): Promise<{ code: number; output: string }> {
+let consumer: string;
+let tarball: string;
+let server: TestServer;
+let demo: DemoSeed;
+
+async function compile(files: string[], outDir?: string): Promise<{ code: number; output: string }> {
+  const config = {
+    compilerOptions: {
+      target: 'ES2022',
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      lib: ['ES2023', 'DOM'],
+      types: ['node'],
+      strict: true,
+      skipLibCheck: false,
+      ...(outDir ? { outDir, rootDir: '.' } : { noEmit: true }),
+    },
+    files,
+  };
+  writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify(config, null, 2));
   try {
-    const { stdout } = await exec(process.execPath, [tsc, '-p', join(projectRoot, 'test/client/consumer', project)], {
-      cwd: projectRoot,
-    });
+    const { stdout } = await exec(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: consumer });
     return { code: 0, output: stdout };
   } catch (err) {
     const failure = err as { code: number; stdout: string };
@@ -22,41 +54,135 @@ async function compile(project: string): Promise<{ code: number; output: string 
   }
 }
 
-describe('package exports', () => {
-  beforeAll(async () => {
-    await exec(process.execPath, [tsc, '-p', join(projectRoot, 'tsconfig.build.json')], { cwd: projectRoot });
-  }, 60_000);
+/** The packages a dependency brings in with it, by name, from the installed tree. */
+function dependencyClosure(name: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(name)) return seen;
+  seen.add(name);
+  const manifest = JSON.parse(readFileSync(join(consumer, 'node_modules', name, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+  };
+  for (const dependency of Object.keys(manifest.dependencies ?? {})) dependencyClosure(dependency, seen);
+  return seen;
+}
 
-  it('builds the client and the types to JavaScript and declarations', () => {
-    for (const file of ['dist/client/index.js', 'dist/client/index.d.ts', 'dist/generated/api.d.ts']) {
-      expect(existsSync(join(projectRoot, file)), file).toBe(true);
+beforeAll(async () => {
+  const packed = mkdtempSync(join(tmpdir(), 'client-pack-'));
+  // `prepack` builds the package first.
+  const { stdout } = await npm(['pack', '--workspace', 'client', '--pack-destination', packed, '--json'], projectRoot);
+  // Lifecycle scripts may print before the JSON report.
+  tarball = join(packed, (JSON.parse(stdout.slice(stdout.indexOf('['))) as { filename: string }[])[0]?.filename ?? '');
+  consumer = mkdtempSync(join(tmpdir(), 'client-consumer-'));
+  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  // From the npm cache that `npm ci` filled: the client's own dependencies, and Node's types for the consumer's code.
+  await npm(['install', tarball, `@types/node@${typesNodeVersion}`, '--ignore-scripts', '--prefer-offline'], consumer);
+  server = await startTestServer();
+  demo = await seedDemo(server.store, destinationTypes, server.clock.now());
+}, 180_000);
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe(`the client package, ${clientPackage.name}`, () => {
+  it('installs none of the server’s dependencies', () => {
+    for (const serverOnly of [
+      'express',
+      'better-sqlite3',
+      'pg',
+      'kysely',
+      'redis',
+      'express-openapi-validator',
+      'pino',
+    ]) {
+      expect(existsSync(join(consumer, 'node_modules', serverOnly)), serverOnly).toBe(false);
     }
+    const installed = [...dependencyClosure(clientPackage.name)].sort();
+    expect(installed).toEqual([clientPackage.name, 'openapi-fetch', 'openapi-typescript-helpers']);
+    console.log(`installed with it: ${installed.length} packages (${installed.join(', ')})`);
   });
 
-  it('compiles a consumer importing ./client and ./types', async () => {
-    const result = await compile('tsconfig.consumer.json');
+  it('compiles a strict TypeScript consumer, README examples included', async () => {
+    copyFileSync(join(projectRoot, 'test/client/consumer/consumer.ts'), join(consumer, 'consumer.ts'));
+    writeFileSync(join(consumer, 'readme-root.ts'), clientReadmeBlocks('README.md'));
+    writeFileSync(join(consumer, 'readme-client.ts'), clientReadmeBlocks('client/README.md'));
+    const result = await compile(['consumer.ts', 'readme-root.ts', 'readme-client.ts'], 'out');
     expect(result.output).toBe('');
     expect(result.code).toBe(0);
   }, 60_000);
 
   it('refuses a consumer that uses a wrong field name or parameter type', async () => {
-    const result = await compile('tsconfig.consumer-with-errors.json');
+    copyFileSync(
+      join(projectRoot, 'test/client/consumer/consumer-with-errors.ts'),
+      join(consumer, 'consumer-with-errors.ts'),
+    );
+    const result = await compile(['consumer-with-errors.ts']);
     expect(result.code).not.toBe(0);
     expect(result.output).toContain("'samplingRate' does not exist");
     expect(result.output).toContain("Type 'string' is not assignable to type 'number'");
     expect(result.output).toContain("Property 'usage_total' does not exist");
   }, 60_000);
 
-  it('runs the built client from plain JavaScript', async () => {
-    const { stdout } = await exec(
-      process.execPath,
-      [
-        '--input-type=module',
-        '-e',
-        "const m = await import('keys-destinations-presets-api/client'); console.log(typeof m.createApiClient, typeof m.ApiError)",
-      ],
-      { cwd: projectRoot },
+  it('runs the README examples as written against the real server: a key, pages of versions, the ETag / If-Match / 412 flow', async () => {
+    const env = {
+      ...process.env,
+      API_URL: `${server.baseUrl}/api/v1`,
+      API_KEY: demo.management_key,
+      KEY_HASH: demo.key_hash,
+      DESTINATION_ID: demo.destination_id,
+    };
+    const root = await exec(process.execPath, ['out/readme-root.js'], { cwd: consumer, env });
+    expect(root.stdout).toContain('412, then updated on the current tag: privacy_mode true');
+    const client = await exec(process.execPath, ['out/readme-client.js'], { cwd: consumer, env });
+    expect(client.stdout).toMatch(/^Demo backend: [\d.]+ this month, [\d.]+ left$/m);
+    expect(client.stdout).toContain('2 of 3 versions');
+    expect(client.stdout.match(/^version \d+: /gm)).toHaveLength(3);
+    expect(client.stdout).toContain('412 on the stale tag; updated on the current one: sampling_rate 0.25');
+    expect(client.stdout).toContain('/body/sampling_rate must be <= 1');
+    expect(client.stdout).toContain('/body/name must NOT have fewer than 1 characters');
+    expect(client.stdout).toMatch(/^200 sk-or-v1-/m);
+    expect(server.serverErrors()).toEqual([]);
+  }, 60_000);
+
+  it('packs only the built files, the types, its README and the LICENSE, within its size budget', async () => {
+    const { stdout } = await exec('tar', ['-tzf', tarball]);
+    const files = stdout.trim().split('\n').sort();
+    expect(files).toEqual([
+      'package/LICENSE',
+      'package/README.md',
+      'package/dist/client/errors.d.ts',
+      'package/dist/client/errors.js',
+      'package/dist/client/index.d.ts',
+      'package/dist/client/index.js',
+      'package/dist/client/retrying-fetch.d.ts',
+      'package/dist/client/retrying-fetch.js',
+      'package/dist/generated/api.d.ts',
+      'package/package.json',
+    ]);
+    const kilobytes = statSync(tarball).size / 1024;
+    console.log(`tarball: ${kilobytes.toFixed(1)} KB`);
+    expect(kilobytes).toBeLessThanOrEqual(30);
+    expect(readFileSync(join(projectRoot, 'client', 'LICENSE'), 'utf8')).toBe(
+      readFileSync(join(projectRoot, 'LICENSE'), 'utf8'),
     );
-    expect(stdout.trim()).toBe('function function');
+  });
+
+  it('publishes (dry run) with the same files', async () => {
+    const { stdout, stderr } = await npm(['publish', '--dry-run', '--workspace', 'client', '--json'], projectRoot);
+    const report = JSON.parse(stdout.slice(stdout.indexOf('{'))) as Record<string, { files: { path: string }[] }>;
+    const files = (report[clientPackage.name] ?? Object.values(report)[0])?.files.map((f) => f.path).sort();
+    expect(files, stderr).toContain('dist/client/index.js');
+    expect(files).not.toContain('dist/generated/api.js');
+    expect(
+      files?.every((path) =>
+        /^(dist\/(client\/[\w-]+\.(js|d\.ts)|generated\/api\.d\.ts)|README\.md|LICENSE|package\.json)$/.test(path),
+      ),
+    ).toBe(true);
+  }, 60_000);
+
+  it('follows the major version of the contract', () => {
+    const contractVersion = /^\s+version: (\d+)\./m.exec(readFileSync(join(projectRoot, 'openapi.yaml'), 'utf8'))?.[1];
+    expect(clientPackage.version.split('.')[0]).toBe(contractVersion);
+    expect(Object.keys(clientPackage.dependencies)).toEqual(['openapi-fetch']);
+    expect(readdirSync(join(consumer, 'node_modules', clientPackage.name, 'dist', 'generated'))).toEqual(['api.d.ts']);
   });
 });

@@ -96,21 +96,32 @@ describe('client against the real server', () => {
     const key = await client().getKey(workspace.standardKeyHash);
     expect(key).toMatchObject({ hash: workspace.standardKeyHash, name: 'Backend', workspace_id: workspace.id });
 
+    // An empty update reads the destination and its tag.
+    const read = await client().updateObservabilityDestination(target.destinationId, {});
     const { response } = await client().raw.PATCH('/observability/destinations/{id}', {
       params: { path: { id: target.destinationId } },
       body: {},
     });
-    const etag = response.headers.get('etag') ?? '';
+    expect(read.etag).toBe(response.headers.get('etag'));
     const updated = await client().updateObservabilityDestination(
       target.destinationId,
       { privacy_mode: true },
-      { ifMatch: etag },
+      { ifMatch: read.etag },
     );
-    expect(updated.privacy_mode).toBe(true);
+    expect(updated.data.privacy_mode).toBe(true);
+    expect(updated.etag).not.toBe(read.etag);
     const stale = await apiError(
-      client().updateObservabilityDestination(target.destinationId, { privacy_mode: false }, { ifMatch: etag }),
+      client().updateObservabilityDestination(target.destinationId, { privacy_mode: false }, { ifMatch: read.etag }),
     );
     expect(stale).toMatchObject({ status: 412, code: 412 });
+    // The 412 carries the current tag; an update on it goes through.
+    expect(stale.response.headers.get('etag')).toBe(updated.etag);
+    const retried = await client().updateObservabilityDestination(
+      target.destinationId,
+      { privacy_mode: false },
+      { ifMatch: updated.etag },
+    );
+    expect(retried.data.privacy_mode).toBe(false);
 
     const page = await client().listPresetVersions('support-agent', { offset: 2, limit: 2 });
     expect(page.data.map((v) => v?.version)).toEqual([3, 4]);
@@ -226,10 +237,10 @@ describe('client against the real server', () => {
       }
       return fetch(request);
     };
-    const destination = await client({ fetch: rateLimited, retry: { attempts: 2 } }).updateObservabilityDestination(
-      target.destinationId,
-      { sampling_rate: 0.75 },
-    );
+    const { data: destination } = await client({
+      fetch: rateLimited,
+      retry: { attempts: 2 },
+    }).updateObservabilityDestination(target.destinationId, { sampling_rate: 0.75 });
     expect(destination.sampling_rate).toBe(0.75);
     expect(bodies).toEqual(['{"sampling_rate":0.75}', '{"sampling_rate":0.75}']);
   });

@@ -9,9 +9,10 @@ type Schemas = components['schemas'];
 describe('client types', () => {
   it('resolves each helper to the generated payload type', () => {
     expectTypeOf<ApiClient['getKey']>().returns.resolves.toEqualTypeOf<Schemas['ApiKey']>();
-    expectTypeOf<ApiClient['updateObservabilityDestination']>().returns.resolves.toEqualTypeOf<
-      Schemas['ObservabilityDestination']
-    >();
+    expectTypeOf<ApiClient['updateObservabilityDestination']>().returns.resolves.toEqualTypeOf<{
+      data: Schemas['ObservabilityDestination'];
+      etag: string;
+    }>();
     expectTypeOf<ApiClient['listPresetVersions']>().returns.resolves.toEqualTypeOf<Schemas['PresetVersionList']>();
     expectTypeOf<ApiClient['updateObservabilityDestination']>()
       .parameter(1)

@@ -1,5 +1,5 @@
 // The same kind of code with mistakes a consumer could make: it must not compile.
-import { createApiClient } from 'keys-destinations-presets-api/client';
+import { createApiClient } from '@keys-destinations-presets-api/client';
 
 export async function broken(): Promise<void> {
   const api = createApiClient({ baseUrl: 'http://127.0.0.1:3000/api/v1', apiKey: 'sk' });
