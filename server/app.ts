@@ -23,7 +23,7 @@ import { requestValidationErrors } from './http/validation-errors.js';
 import { type AnyHandler, bindOperations } from './operations/bind.js';
 import { operationHandlers } from './operations/index.js';
 import { operationRoute } from './operations/route.js';
-import { apiBasePaths, createSpecAjv, type OpenApiDocument, specPath } from './spec.js';
+import { apiBasePaths, createSpecAjv, nodeAt, type OpenApiDocument, specOperations, specPath } from './spec.js';
 import type { Store } from './store/index.js';
 
 export const BODY_LIMIT_BYTES = 100 * 1024;
@@ -44,12 +44,28 @@ export interface AppDeps {
   handlers?: Readonly<Record<string, AnyHandler>>;
 }
 
-const CORS_OPTIONS = {
-  methods: ['GET', 'PATCH'],
-  allowedHeaders: ['Authorization', 'Content-Type', 'If-Match', 'X-Request-Id'],
-  exposedHeaders: ['ETag', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id'],
-  maxAge: 600,
-};
+/** CORS for the spec's operations: their methods, their header parameters, the headers they answer. */
+function corsOptions(spec: OpenApiDocument, origin: string[]): cors.CorsOptions {
+  const operations = specOperations(spec);
+  const responseHeaders = operations.flatMap(({ operation }) =>
+    Object.values(operation.responses).flatMap((response) => {
+      const resolved = (typeof response.$ref === 'string' ? nodeAt(spec, response.$ref) : response) as {
+        headers?: object;
+      };
+      return Object.keys(resolved.headers ?? {});
+    }),
+  );
+  const headerParameters = operations.flatMap(({ operation }) =>
+    (operation.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name),
+  );
+  return {
+    origin,
+    methods: [...new Set(operations.map(({ method }) => method.toUpperCase()))],
+    allowedHeaders: [...new Set(['Authorization', 'Content-Type', 'X-Request-Id', ...headerParameters])],
+    exposedHeaders: [...new Set([...responseHeaders, 'X-Request-Id'])],
+    maxAge: 600,
+  };
+}
 
 /** express-openapi-validator as this server runs it; the benchmark's validator baseline runs it alike. */
 export function validatorOptions(spec: OpenApiDocument, validateResponses: boolean): OpenApiValidatorOpts {
@@ -79,7 +95,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestLog(logger));
   // A JSON API serves no documents: nothing may be loaded, framed or sniffed from its answers.
   app.use(helmet({ contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } } }));
-  if (corsOrigins.length > 0) app.use(cors({ ...CORS_OPTIONS, origin: corsOrigins }));
+  if (corsOrigins.length > 0) app.use(cors(corsOptions(spec, corsOrigins)));
   app.set('etag', false);
   // Express 5 parses query strings simply by default; the validator expects the extended parser.
   app.set('query parser', 'extended');

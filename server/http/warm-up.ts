@@ -4,25 +4,24 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
-import type { JsonObject, OpenApiDocument } from '../spec.js';
+import { type OpenApiDocument, type OpenApiParameter, operationPath, specOperations } from '../spec.js';
 
 function exampleRequests(spec: OpenApiDocument): { method: string; path: string; body?: string }[] {
-  const prefix = spec.servers[0]?.url ?? '';
-  return Object.entries(spec.paths).flatMap(([template, item]) =>
-    Object.entries(item).map(([method, operation]) => {
-      const path = template.replace(/\{([^}]+)\}/g, (_match, name: string) => {
-        const parameter = operation.parameters?.find((p) => p.in === 'path' && p.name === name) as
-          | (JsonObject & { example?: unknown })
-          | undefined;
-        return encodeURIComponent(String(parameter?.example ?? name));
-      });
-      const examples = operation.requestBody?.content['application/json'] as
-        | { examples?: Record<string, { value: unknown }> }
-        | undefined;
-      const body = examples?.examples ? JSON.stringify(Object.values(examples.examples)[0]?.value ?? {}) : undefined;
-      return { method: method.toUpperCase(), path: `${prefix}${path}`, ...(body !== undefined && { body }) };
-    }),
-  );
+  return specOperations(spec).map(({ method, operation }) => {
+    const pathParameters = (operation.parameters ?? []).filter((p) => p.in === 'path') as (OpenApiParameter & {
+      example?: unknown;
+    })[];
+    const path = operationPath(
+      spec,
+      operation.operationId,
+      Object.fromEntries(pathParameters.map((p) => [p.name, String(p.example ?? p.name)])),
+    );
+    const examples = operation.requestBody?.content['application/json'] as
+      | { examples?: Record<string, { value: unknown }> }
+      | undefined;
+    const body = examples?.examples ? JSON.stringify(Object.values(examples.examples)[0]?.value ?? {}) : undefined;
+    return { method: method.toUpperCase(), path, ...(body !== undefined && { body }) };
+  });
 }
 
 export async function warmUp(app: Express, spec: OpenApiDocument): Promise<void> {

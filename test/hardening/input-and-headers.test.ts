@@ -122,7 +122,18 @@ describe('security headers', () => {
   it('answers CORS only for an allowed origin', async () => {
     const allowed = await call(server, 'GET', '/healthz', { headers: { origin: 'https://console.example.com' } });
     expect(allowed.headers.get('access-control-allow-origin')).toBe('https://console.example.com');
-    expect(allowed.headers.get('access-control-expose-headers')).toContain('ETag');
+    // Every response header the spec documents is readable by a browser client (the ETag first of all).
+    const exposed = allowed.headers.get('access-control-expose-headers')?.split(',') ?? [];
+    expect(exposed).toEqual(
+      expect.arrayContaining([
+        'ETag',
+        'RateLimit',
+        'RateLimit-Policy',
+        'Retry-After',
+        'WWW-Authenticate',
+        'X-Request-Id',
+      ]),
+    );
     const other = await call(server, 'GET', '/healthz', { headers: { origin: 'https://evil.example.net' } });
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
     const preflight = await call(server, 'OPTIONS', destinationPath, {
