@@ -100,8 +100,6 @@ describe.skipIf(!hasChromium)(
             .poll(() => page.getByText(name, { exact: true }).first().isVisible(), { timeout: 5_000 })
             .toBe(true);
         }
-        // Playwright's innerText of a locator, the text as rendered (not a DOM node's property).
-        // biome-ignore lint/performance/useDomNodeTextContent: textContent would add hidden text and scripts
         const main = await page.locator('body').innerText();
         for (const status of operation.statuses)
           expect(main, `${operation.route} shows ${status}`).toMatch(new RegExp(`\\b${status}\\b`));
