@@ -2,9 +2,10 @@
 // the demo seed do. Every input is checked against the schemas of openapi.yaml that the API
 // answers with, so that nothing is provisioned that the API could not return; what a schema
 // cannot say (masks, per-type config keys, URL-safe slugs) is checked here in code.
+
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { components } from '../../generated/api.js';
-import type { KeyKind } from '../domain/api-keys.js';
-import { generateApiKey } from '../domain/api-keys.js';
+import { generateApiKey, type KeyKind } from '../domain/api-keys.js';
 import {
   type ConfigValues,
   type DestinationType,
@@ -14,8 +15,8 @@ import {
 import type { DestinationState, StoredDestination } from '../domain/destination-update.js';
 import { type FieldError, FieldValidationError } from '../domain/field-errors.js';
 import { looksMasked } from '../domain/masking.js';
-import { schemaExplainer } from '../domain/schema-errors.js';
-import { createSpecAjv, escapePointer, loadSpec, type OpenApiDocument } from '../spec.js';
+import { type SchemaExplainer, schemaExplainer } from '../domain/schema-errors.js';
+import { createSpecAjv, escapePointer, loadSpec, type OpenApiDocument, SPEC_SCHEMA_ID } from '../spec.js';
 import type { Store } from '../store/index.js';
 
 type ApiKey = components['schemas']['ApiKey'];
@@ -24,21 +25,28 @@ type PresetConfig = components['schemas']['PresetConfig'];
 /** A value to provision, the schema of openapi.yaml it must satisfy, and how the input names it. */
 type Check = [pointer: string, value: unknown, field: string];
 
-let explainer: ReturnType<typeof schemaExplainer> | undefined;
-let contract: OpenApiDocument | undefined;
+let contract: { spec: OpenApiDocument; withDefaults: Ajv2020; explainer: SchemaExplainer } | undefined;
 
-function spec(): OpenApiDocument {
-  contract ??= loadSpec();
+function loadContract() {
+  if (!contract) {
+    const spec = loadSpec();
+    // Defaults are filled in (filter rules' `enabled` and `logic`), so that what is stored is explicit.
+    contract = {
+      spec,
+      withDefaults: createSpecAjv(spec, { useDefaults: true }),
+      explainer: schemaExplainer(spec, createSpecAjv(spec)),
+    };
+  }
   return contract;
 }
 
 /** Throws a FieldValidationError naming every value that breaks its schema; fills in the schemas' defaults. */
 function checkAgainstSpec(checks: Check[], more: FieldError[] = []): void {
-  // Defaults filled in (filter rules' `enabled` and `logic`), so that what is stored is explicit.
-  explainer ??= schemaExplainer(spec(), createSpecAjv(spec(), { useDefaults: true }));
-  const errors = checks.flatMap(([pointer, value, field]) =>
-    value === undefined ? [] : (explainer?.explain(pointer, value, `/${field}`) ?? []),
-  );
+  const { withDefaults, explainer } = loadContract();
+  const errors = checks.flatMap(([pointer, value, field]) => {
+    if (value === undefined || withDefaults.getSchema(`${SPEC_SCHEMA_ID}${pointer}`)?.(value)) return [];
+    return explainer.explain(pointer, value, `/${field}`);
+  });
   errors.push(...more);
   if (errors.length > 0) throw new FieldValidationError(errors);
 }
@@ -146,7 +154,7 @@ export async function createDestination(
 const SLUG_PATTERN = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
 
 function slugSchemaPointer(): string {
-  for (const [template, item] of Object.entries(spec().paths)) {
+  for (const [template, item] of Object.entries(loadContract().spec.paths)) {
     const index = (item.get?.parameters ?? []).findIndex((p) => p.in === 'path' && p.name === 'slug');
     if (item.get?.operationId === 'listPresetVersions' && index >= 0)
       return `#/paths/${escapePointer(template)}/get/parameters/${index}/schema`;

@@ -1,0 +1,92 @@
+// Provisioning (the CLI and the demo seed) checks its input against the schemas that the API
+// answers with: the bounds come from openapi.yaml, not from constants of its own.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FieldValidationError } from '../../server/domain/field-errors.js';
+import { addPresetVersion, createDestination, createKey } from '../../server/provisioning/index.js';
+import { destinationTypes, startTestServer, type TestServer } from '../support/server.js';
+import { spec } from '../support/spec.js';
+
+let server: TestServer;
+let workspaceId: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  workspaceId = (await server.store.workspaces.create('Provisioning', server.clock.now())).id;
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+async function fieldErrors(attempt: Promise<unknown>): Promise<{ path: string; message: string }[]> {
+  const error = await attempt.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(error).toBeInstanceOf(FieldValidationError);
+  return (error as FieldValidationError).errors;
+}
+
+const schemaOf = (name: string) =>
+  spec.components.schemas[name] as { properties: Record<string, { maxLength?: number }> };
+
+describe('provisioning', () => {
+  it('bounds a key name by ApiKey.name of the spec, and its kind by KeyKind', async () => {
+    const maxLength = schemaOf('ApiKey').properties.name?.maxLength ?? 0;
+    const now = server.clock.now();
+    await expect(
+      createKey(server.store, { workspaceId, name: 'n'.repeat(maxLength), kind: 'standard' }, now),
+    ).resolves.toBeDefined();
+    expect(
+      await fieldErrors(
+        createKey(server.store, { workspaceId, name: 'n'.repeat(maxLength + 1), kind: 'admin' as 'standard' }, now),
+      ),
+    ).toEqual([
+      { path: '/name', message: `must NOT have more than ${maxLength} characters` },
+      { path: '/kind', message: 'must be one of: management, standard' },
+    ]);
+  });
+
+  it('pairs filter operators with their values as the API does, and writes the defaults out', async () => {
+    const now = server.clock.now();
+    const base = { workspaceId, type: 'webhook', name: 'Hook', config: { url: 'https://hooks.example.com' } };
+    const wrongPair = createDestination(
+      server.store,
+      destinationTypes,
+      {
+        ...base,
+        filter_rules: {
+          groups: [{ rules: [{ field: 'total_cost', operator: 'gt', value: 'cheap' as unknown as number }] }],
+        },
+      },
+      now,
+    );
+    expect(await fieldErrors(wrongPair)).toEqual([
+      { path: '/filter_rules/groups/0/rules/0/value', message: 'must be number with operator gt' },
+    ]);
+    const created = await createDestination(
+      server.store,
+      destinationTypes,
+      { ...base, filter_rules: { groups: [{ rules: [{ field: 'user_id', operator: 'exists' }] }] } },
+      now,
+    );
+    expect(created.state.filter_rules).toEqual({
+      enabled: true,
+      groups: [{ logic: 'and', rules: [{ field: 'user_id', operator: 'exists' }] }],
+    });
+  });
+
+  it('bounds a system prompt by PresetVersion.system_prompt, and keeps slugs URL-safe', async () => {
+    const maxLength = schemaOf('PresetVersion').properties.system_prompt?.maxLength ?? 0;
+    const version = { workspaceId, config: { model: 'openai/gpt-4o' }, creatorId: 'user_1' };
+    const now = server.clock.now();
+    expect(
+      await fieldErrors(
+        addPresetVersion(server.store, { ...version, slug: 'ok', systemPrompt: 'p'.repeat(maxLength + 1) }, now),
+      ),
+    ).toEqual([{ path: '/system_prompt', message: `must NOT have more than ${maxLength} characters` }]);
+    expect(
+      (await fieldErrors(addPresetVersion(server.store, { ...version, slug: 'Not a slug' }, now))).map((e) => e.path),
+    ).toEqual(['/slug']);
+  });
+});
