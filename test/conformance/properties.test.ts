@@ -16,6 +16,8 @@ import { applyToModel, looksMasked, type ModelState, mask, sampleConfig, secretK
 import { brokenRequest, type Fixture, type GeneratedRequest, validRequest, validUpdateBody } from './requests.js';
 
 const RUNS = 2000;
+// The properties are bounded by their number of runs; time only tells how busy the machine is.
+const PROPERTY_TIMEOUT_MS = 120_000;
 const seed = process.env.FC_SEED === undefined ? undefined : Number(process.env.FC_SEED);
 const params = (numRuns: number): fc.Parameters<unknown> => ({
   numRuns,
@@ -94,7 +96,7 @@ function expectConforming(request: GeneratedRequest, answer: Answer) {
   if (answer.status >= 300) expect((answer.body as { error: { code: number } }).error.code).toBe(answer.status);
 }
 
-describe(`conformance over generated requests (${RUNS} per property)`, () => {
+describe(`conformance over generated requests (${RUNS} per property)`, { timeout: PROPERTY_TIMEOUT_MS }, () => {
   it('answers a valid request with 2xx (or the documented 404) and a body that validates', async () => {
     await fc.assert(
       fc.asyncProperty(validRequest(fixture), async (request) => {
@@ -170,7 +172,7 @@ describe(`conformance over generated requests (${RUNS} per property)`, () => {
   });
 });
 
-describe('state properties', () => {
+describe('state properties', { timeout: PROPERTY_TIMEOUT_MS }, () => {
   it('repeating a PATCH leaves updated_at and ETag unchanged', async () => {
     const destination = fc.constantFrom(...fixture.destinations);
     await fc.assert(
@@ -197,7 +199,7 @@ describe('state properties', () => {
   });
 });
 
-describe('state properties over sequences of PATCHes', () => {
+describe('state properties over sequences of PATCHes', { timeout: PROPERTY_TIMEOUT_MS }, () => {
   it('ends where the model of the same sequence ends, and never stores a masked value', async () => {
     const ECHO_MASKS = 'send every secret back as its mask';
     const scenario = fc.constantFrom('langfuse', 'webhook', 's3', 'newrelic', 'snowflake').chain((type) =>
