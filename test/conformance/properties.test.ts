@@ -14,17 +14,7 @@ import {
 import { componentSchema, describeErrors } from '../support/spec.js';
 import { applyToModel, looksMasked, type ModelState, mask, sampleConfig, secretKeysOf, shown } from './model.js';
 import { brokenRequest, type Fixture, type GeneratedRequest, validRequest, validUpdateBody } from './requests.js';
-
-const RUNS = 2000;
-// The properties are bounded by their number of runs; time only tells how busy the machine is.
-const PROPERTY_TIMEOUT_MS = 120_000;
-const seed = process.env.FC_SEED === undefined ? undefined : Number(process.env.FC_SEED);
-const params = (numRuns: number): fc.Parameters<unknown> => ({
-  numRuns,
-  ...(seed !== undefined && { seed }),
-  ...(process.env.FC_PATH && { path: process.env.FC_PATH }),
-  endOnFailure: true,
-});
+import { PROPERTY_TIMEOUT_MS, RUNS, runParameters } from './runs.js';
 
 let server: TestServer;
 let workspace: Workspace;
@@ -104,7 +94,7 @@ describe(`conformance over generated requests (${RUNS} per property)`, { timeout
         expectConforming(request, answer);
         expect(request.expected, JSON.stringify(answer.body)).toContain(answer.status);
       }),
-      params(RUNS),
+      runParameters(RUNS),
     );
   });
 
@@ -119,7 +109,7 @@ describe(`conformance over generated requests (${RUNS} per property)`, { timeout
         ).error.metadata.errors.map((e) => e.path);
         expect(paths, `${request.path} ${request.body}`).toContain(request.errorPath);
       }),
-      params(RUNS),
+      runParameters(RUNS),
     );
   });
 
@@ -167,7 +157,7 @@ describe(`conformance over generated requests (${RUNS} per property)`, { timeout
           expect(validate(JSON.parse(text)), text).toBe(true);
         }
       }),
-      params(RUNS),
+      runParameters(RUNS),
     );
   });
 });
@@ -194,7 +184,7 @@ describe('state properties', { timeout: PROPERTY_TIMEOUT_MS }, () => {
           expect(second.body).toEqual(first.body);
         },
       ),
-      params(RUNS / 2),
+      runParameters(RUNS / 2),
     );
   });
 });
@@ -261,7 +251,7 @@ describe('state properties over sequences of PATCHes', { timeout: PROPERTY_TIMEO
           for (const secret of values) expect(looksMasked(secret), `${key} stored as ${secret}`).toBe(false);
         }
       }),
-      params(400),
+      runParameters(400),
     );
     expect(requests).toBeGreaterThanOrEqual(RUNS);
   });

@@ -16,15 +16,7 @@ import {
 } from '../support/server.js';
 import { spec } from '../support/spec.js';
 import { applyToModel, type Config, looksMasked, type ModelState, mask, sampleConfig, secretKeysOf } from './model.js';
-
-const RUNS = 2000;
-const seed = process.env.FC_SEED === undefined ? undefined : Number(process.env.FC_SEED);
-const params: fc.Parameters<unknown> = {
-  numRuns: RUNS,
-  ...(seed !== undefined && { seed }),
-  ...(process.env.FC_PATH && { path: process.env.FC_PATH }),
-  endOnFailure: true,
-};
+import { PROPERTY_TIMEOUT_MS, RUNS, runParameters } from './runs.js';
 
 type Json = Record<string, unknown>;
 type Body = Record<string, unknown>;
@@ -212,8 +204,7 @@ function body(type: string): fc.Arbitrary<Body> {
   return fc.oneof({ weight: 6, arbitrary: wellFormed }, { weight: 1, arbitrary: broken });
 }
 
-// Bounded by its number of runs; time only tells how busy the machine is.
-describe('the server decides as the published schema does', { timeout: 120_000 }, () => {
+describe('the server decides as the published schema does', { timeout: PROPERTY_TIMEOUT_MS }, () => {
   it('on every operator paired with a value of every kind, and with none', async () => {
     const [destination] = destinations;
     if (!destination) throw new Error('no destination');
@@ -238,7 +229,7 @@ describe('the server decides as the published schema does', { timeout: 120_000 }
           .chain((destination) => body(destination.type).map((b) => ({ destination, body: b }))),
         async ({ destination, body: b }) => decide(destination, b),
       ),
-      params,
+      runParameters(RUNS),
     );
     const accepted = counts.accepted - before.accepted;
     const refused = counts.refusedBySchema - before.refusedBySchema;

@@ -1,0 +1,19 @@
+// How many runs a property makes, how long it may take, and how a failure is replayed:
+// FC_SEED=<seed> (and FC_PATH=<path>) from its report.
+import type fc from 'fast-check';
+
+export const RUNS = 2000;
+
+/** The properties are bounded by their number of runs; time only tells how busy the machine is. */
+export const PROPERTY_TIMEOUT_MS = 120_000;
+
+const seed = process.env.FC_SEED === undefined ? undefined : Number(process.env.FC_SEED);
+
+export function runParameters(numRuns: number): fc.Parameters<unknown> {
+  return {
+    numRuns,
+    ...(seed !== undefined && { seed }),
+    ...(process.env.FC_PATH && { path: process.env.FC_PATH }),
+    endOnFailure: true,
+  };
+}
