@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { operations } from '../../generated/api.js';
-import { componentSchema, describeErrors, findOperation, spec } from '../support/spec.js';
+import { componentSchema, describeErrors, findOperation, resolveRef, spec } from '../support/spec.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -11,20 +11,10 @@ const expectedStatuses: Record<keyof operations, string[]> = {
   listPresetVersions: ['200', '400', '401', '404', '429', '500', '503'],
 };
 
-function resolve(node: JsonObject): JsonObject {
-  const ref = node.$ref;
-  if (typeof ref !== 'string') return node;
-  const target = ref
-    .replace(/^#\//, '')
-    .split('/')
-    .reduce<unknown>((at, key) => (at as JsonObject)[key.replaceAll('~1', '/').replaceAll('~0', '~')], spec);
-  return resolve(target as JsonObject);
-}
-
 function responseOf(operationId: string, status: string): JsonObject {
   const response = findOperation(operationId).operation.responses[status];
   if (!response) throw new Error(`${operationId} has no ${status} response`);
-  return resolve(response);
+  return resolveRef(response);
 }
 
 function jsonContent(response: JsonObject): {

@@ -15,7 +15,7 @@ import {
   type TestServer,
   type Workspace,
 } from '../support/server.js';
-import { findOperation, spec } from '../support/spec.js';
+import { findOperation, resolveRef } from '../support/spec.js';
 
 type Json = Record<string, unknown>;
 
@@ -188,17 +188,6 @@ const triggers: { [K in keyof operations]: Record<string, Record<string, Trigger
   },
 };
 
-function resolve(node: Json): Json {
-  const ref = node.$ref;
-  if (typeof ref !== 'string') return node;
-  return resolve(
-    ref
-      .replace(/^#\//, '')
-      .split('/')
-      .reduce<unknown>((at, key) => (at as Json)[key], spec) as Json,
-  );
-}
-
 /** The error examples of an operation, by status and example name (`example` for a lone one). */
 function documentedErrors(operationId: string): Record<string, Record<string, unknown>> {
   const { operation } = findOperation(operationId);
@@ -207,7 +196,7 @@ function documentedErrors(operationId: string): Record<string, Record<string, un
       .filter(([status]) => !status.startsWith('2'))
       .map(([status, response]) => {
         const content = (
-          resolve(response).content as Record<
+          resolveRef(response).content as Record<
             string,
             { example?: unknown; examples?: Record<string, { value: unknown }> }
           >
@@ -251,7 +240,7 @@ describe('the error examples of openapi.yaml', () => {
       const examples = documentedErrors(operationId)['400'] ?? {};
       const own = new Set((operation.parameters ?? []).map((p) => `/${p.in}/${p.name}`));
       const bodySchema = operation.requestBody?.content['application/json']?.schema;
-      const bodyProperties = bodySchema ? Object.keys((resolve(bodySchema).properties ?? {}) as Json) : [];
+      const bodyProperties = bodySchema ? Object.keys((resolveRef(bodySchema).properties ?? {}) as Json) : [];
       if (bodySchema) own.add('/body');
       for (const property of bodyProperties) own.add(`/body/${property}`);
       for (const example of Object.values(examples)) {

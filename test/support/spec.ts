@@ -6,6 +6,7 @@ import {
   createSpecAjv,
   escapePointer,
   loadSpec,
+  nodeAt,
   type OpenApiOperation,
   type OpenApiParameter,
   SPEC_SCHEMA_ID,
@@ -47,4 +48,10 @@ export function requestBodySchema(operationId: string): ValidateFunction {
 
 export function describeErrors(errors: ErrorObject[] | null | undefined): string {
   return (errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`).join('; ');
+}
+
+/** A node of the spec with its `$ref`s followed to what they name. */
+export function resolveRef<T extends object>(node: T): T {
+  const ref = (node as { $ref?: unknown }).$ref;
+  return typeof ref === 'string' ? resolveRef(nodeAt(spec, ref) as T) : node;
 }
