@@ -8,12 +8,13 @@
 // every failing field (see `pendingFieldErrors`).
 import express, { type Request, type RequestHandler } from 'express';
 import { type FieldError, FieldValidationError } from '../domain/field-errors.js';
-import { type OpenApiDocument, type OpenApiOperation, specOperations } from '../spec.js';
+import { type OpenApiDocument, type OpenApiOperation, type SpecOperation, specOperations } from '../spec.js';
 import { operationMatcher } from './operation-matcher.js';
 
 const INTEGER_LITERAL = /^-?\d+$/;
 
 const emptyBodies = new WeakSet<Request>();
+const matched = new WeakMap<Request, SpecOperation>();
 const pending = new WeakMap<Request, FieldError[]>();
 
 /** The JSON body parser, noting which requests had an empty body. */
@@ -25,6 +26,11 @@ export function jsonBody(limitBytes: number): RequestHandler {
       if (buffer.length === 0) emptyBodies.add(req as Request);
     },
   });
+}
+
+/** The operation of the spec that the request is for, as found before the validator ran. */
+export function matchedOperation(req: Request): SpecOperation | undefined {
+  return matched.get(req);
 }
 
 /** Field errors found before the validator ran, for the 400 that names every failing field. */
@@ -66,6 +72,7 @@ export function checkRequestShape(spec: OpenApiDocument): RequestHandler {
     const [path, queryString] = mark < 0 ? [url, ''] : [url.slice(0, mark), url.slice(mark + 1)];
     const found = match(req.method, path);
     if (!found) return next();
+    matched.set(req, found);
     const { operation } = found;
     if (operation.requestBody?.required && !hasBody(req)) {
       throw new FieldValidationError([{ path: '/body', message: 'is required: send a JSON object' }]);

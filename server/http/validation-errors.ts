@@ -5,8 +5,7 @@ import type { FieldError } from '../domain/field-errors.js';
 import { schemaExplainer } from '../domain/schema-errors.js';
 import { escapePointer, type OpenApiDocument } from '../spec.js';
 import type { ValidationErrorsExplainer } from './errors.js';
-import { operationMatcher } from './operation-matcher.js';
-import { pendingFieldErrors } from './request-shape.js';
+import { matchedOperation, pendingFieldErrors } from './request-shape.js';
 
 /**
  * The field errors a 400 names: those found before the validator ran (request-shape.ts), the
@@ -14,13 +13,12 @@ import { pendingFieldErrors } from './request-shape.js';
  */
 export function requestValidationErrors(spec: OpenApiDocument, ajv: Ajv2020): ValidationErrorsExplainer {
   const explainer = schemaExplainer(spec, ajv);
-  const match = operationMatcher(spec);
   const inBody = (error: FieldError) => error.path === '/body' || error.path.startsWith('/body/');
   return (req, validatorErrors) => {
     const early = pendingFieldErrors(req);
     const parameters = validatorErrors.filter((error) => !inBody(error) && !early.some((e) => e.path === error.path));
     let body = validatorErrors.filter(inBody);
-    const found = body.length > 0 ? match(req.method, req.originalUrl.split('?', 1)[0] ?? '') : undefined;
+    const found = body.length > 0 ? matchedOperation(req) : undefined;
     if (found?.operation.requestBody?.content['application/json']) {
       const pointer = `#/paths/${escapePointer(found.template)}/${found.method}/requestBody/content/application~1json/schema`;
       const explained = explainer.explain(pointer, req.body, '/body');
