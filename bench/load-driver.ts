@@ -1,6 +1,7 @@
 // The load: autocannon on loopback against each server in turn, bounded in time and connections,
 // in interleaved rounds with the order rotated; and sequential requests for latency.
 import autocannon from 'autocannon';
+import { cpuMicros, type Started } from './processes.js';
 import { median } from './stats.js';
 
 export interface LoadSettings {
@@ -8,6 +9,8 @@ export interface LoadSettings {
   durationSec: number;
   connections: number;
   latencySamples: number;
+  /** Requests per rung and round in the ladder: a fixed number, for the CPU time per request. */
+  ladderRequests: number;
 }
 
 export interface Scenario {
@@ -22,9 +25,18 @@ interface LoadResult {
   rps: number;
   p99: number;
   errors: number;
+  /** The server's own CPU time (user and system, read inside its process) per request answered. */
+  cpuUs: number;
 }
 
-async function load(settings: LoadSettings, port: number, scenario: Scenario, apiKey: string): Promise<LoadResult> {
+/** One load on one server: for `settings.durationSec`, or for exactly `amount` requests. */
+async function load(
+  settings: LoadSettings,
+  server: Started,
+  scenario: Scenario,
+  apiKey: string,
+  amount?: number,
+): Promise<LoadResult> {
   const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
   const requests = (scenario.bodies ?? [undefined]).map((body) => ({
     method: scenario.method,
@@ -32,17 +44,26 @@ async function load(settings: LoadSettings, port: number, scenario: Scenario, ap
     headers,
     ...(body && { body }),
   }));
+  const cpuBefore = await cpuMicros(server);
+  const startedAt = performance.now();
   const result = await autocannon({
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${server.port}`,
     connections: settings.connections,
-    duration: settings.durationSec,
+    ...(amount === undefined ? { duration: settings.durationSec } : { amount }),
     requests,
   });
-  return { rps: result.requests.average, p99: result.latency.p99, errors: result.non2xx + result.errors };
+  const elapsedSec = (performance.now() - startedAt) / 1000;
+  const cpuUs = (await cpuMicros(server)) - cpuBefore;
+  return {
+    rps: amount === undefined ? result.requests.average : result.requests.total / elapsedSec,
+    p99: result.latency.p99,
+    errors: result.non2xx + result.errors,
+    cpuUs: cpuUs / Math.max(1, result.requests.total),
+  };
 }
 
-/** The servers compared, by name, and their ports. */
-export type Contenders = Record<'raw' | 'bare' | 'floor' | 'subject', number>;
+/** The servers compared, by name. */
+export type Contenders = Record<'raw' | 'bare' | 'floor' | 'subject', Started>;
 
 export interface Throughput {
   rawRps: number;
@@ -51,6 +72,9 @@ export interface Throughput {
   subjectRps: number;
   ratioToExpress: number;
   ratioToFloor: number;
+  expressCpuUs: number;
+  floorCpuUs: number;
+  subjectCpuUs: number;
   p99Ms: number;
   expressP99Ms: number;
   p99Ratio: number;
@@ -74,6 +98,9 @@ export async function measureThroughput(
     p99: [] as number[],
     bareP99: [] as number[],
     p99Ratio: [] as number[],
+    bareCpu: [] as number[],
+    floorCpu: [] as number[],
+    subjectCpu: [] as number[],
     errors: 0,
   };
   const order = Object.keys(contenders) as (keyof Contenders)[];
@@ -92,6 +119,9 @@ export async function measureThroughput(
     samples.p99.push(subject.p99);
     samples.bareP99.push(bare.p99);
     samples.p99Ratio.push(subject.p99 / Math.max(1, bare.p99));
+    samples.bareCpu.push(bare.cpuUs);
+    samples.floorCpu.push(floor.cpuUs);
+    samples.subjectCpu.push(subject.cpuUs);
     samples.errors += raw.errors + bare.errors + floor.errors + subject.errors;
   }
   return {
@@ -101,11 +131,47 @@ export async function measureThroughput(
     subjectRps: median(samples.subject),
     ratioToExpress: median(samples.ratio),
     ratioToFloor: median(samples.floorRatio),
+    expressCpuUs: median(samples.bareCpu),
+    floorCpuUs: median(samples.floorCpu),
+    subjectCpuUs: median(samples.subjectCpu),
     p99Ms: median(samples.p99),
     expressP99Ms: median(samples.bareP99),
     p99Ratio: median(samples.p99Ratio),
     errors: samples.errors,
   };
+}
+
+export interface RungResult {
+  rps: number;
+  cpuUs: number;
+  errors: number;
+}
+
+/**
+ * One scenario on every rung of the ladder: a fixed number of requests per rung and round, the
+ * rungs interleaved in a rotating order; medians of req/s and of CPU time per request.
+ */
+export async function measureLadder(
+  settings: LoadSettings,
+  rungs: Map<string, Started>,
+  scenario: Scenario,
+  apiKey: string,
+): Promise<Map<string, RungResult>> {
+  const ids = [...rungs.keys()];
+  // Each server once first, unmeasured, so that no rung's figure includes its JIT warming up.
+  for (const id of ids) await load(settings, rungs.get(id) as Started, scenario, apiKey, settings.ladderRequests);
+  const samples = new Map(ids.map((id) => [id, { rps: [] as number[], cpuUs: [] as number[], errors: 0 }]));
+  for (let round = 0; round < settings.rounds; round++) {
+    const shift = round % ids.length;
+    for (const id of [...ids.slice(shift), ...ids.slice(0, shift)]) {
+      const result = await load(settings, rungs.get(id) as Started, scenario, apiKey, settings.ladderRequests);
+      const sample = samples.get(id);
+      sample?.rps.push(result.rps);
+      sample?.cpuUs.push(result.cpuUs);
+      if (sample) sample.errors += result.errors;
+    }
+  }
+  return new Map([...samples].map(([id, s]) => [id, { rps: median(s.rps), cpuUs: median(s.cpuUs), errors: s.errors }]));
 }
 
 async function sequentialLatencyMs(

@@ -1,6 +1,6 @@
 // The processes of the benchmark: the servers it measures (started from the compiled build, as in
 // production), the seeding and client runs, and the start-up measurement of `npm start`.
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { type ChildProcess, type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,20 @@ import { projectRoot as root } from '../server/project-root.js';
 export interface Started {
   child: ChildProcessWithoutNullStreams;
   port: number;
+}
+
+/** The CPU time, user and system, that a server of the benchmark has used so far, in microseconds. */
+export function cpuMicros(started: Started): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = started.child as ChildProcess;
+    const onMessage = (message: { cpuUsage?: NodeJS.CpuUsage }) => {
+      if (!message.cpuUsage) return;
+      child.off('message', onMessage);
+      resolve(message.cpuUsage.user + message.cpuUsage.system);
+    };
+    child.on('message', onMessage);
+    if (!child.send('cpu-usage')) reject(new Error('the server has no IPC channel'));
+  });
 }
 
 /** The node flags of `npm start`, so that the server is measured exactly as it is run. */
@@ -35,10 +49,12 @@ export async function startServer(
   env: Record<string, string> = {},
   nodeFlags: string[] = [],
 ): Promise<Started> {
+  // With an IPC channel, for cpuMicros.
   const child = spawn(process.execPath, [...nodeFlags, script, ...args], {
     cwd: root,
     env: { ...process.env, NODE_ENV: 'production', ...env },
-  });
+    stdio: ['pipe', 'pipe', 'pipe', 'ipc'],
+  }) as ChildProcessWithoutNullStreams;
   const output = await waitForOutput(child, /^\{"port":\d+\}$/m, 120_000);
   const line = output.split('\n').find((l) => l.startsWith('{"port"')) ?? '{}';
   return { child, port: Number((JSON.parse(line) as { port: number }).port) };

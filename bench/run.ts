@@ -1,9 +1,10 @@
-// The benchmark: throughput and p99 of this server against three baselines measured in the same
-// run (a raw node:http server, a bare Express 5 app returning the same bodies, and that app behind
-// express-openapi-validator, the floor the required stack sets), interleaved in rounds, medians
-// reported as ratios; flat cost as data grows; memory; start-up; client overhead. Load stays on
-// loopback, bounded in time and connections.
-// Usage: npm run bench [-- --quick] [-- --json]     BENCH_POSTGRES_URL adds a PostgreSQL subject.
+// The benchmark: throughput, p99 and CPU time per request of this server against three baselines
+// measured in the same run (a raw node:http server, a bare Express 5 app returning the same bodies,
+// and that app behind express-openapi-validator as released), interleaved in rounds, medians
+// reported as ratios; flat cost as data grows; memory; start-up; client overhead. With --ladder,
+// instead: each layer of the server added to bare Express in turn, and what each one costs. Load
+// stays on loopback, bounded in time, count and connections.
+// Usage: npm run bench [-- --quick] [-- --json] [-- --ladder]   BENCH_POSTGRES_URL adds PostgreSQL.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -11,29 +12,82 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { projectRoot } from '../server/project-root.js';
 import type { ClientOverhead } from './client-overhead.js';
-import { captureBodies, measureFlatCost, measureThroughput, type Scenario } from './load-driver.js';
+import { LADDER } from './ladder-rungs.js';
+import {
+  captureBodies,
+  measureFlatCost,
+  measureLadder,
+  measureThroughput,
+  type RungResult,
+  type Scenario,
+} from './load-driver.js';
 import {
   measureStartup,
   postgresDatabase,
   rssMb,
   runToEnd,
+  type Started,
   serverNodeFlags,
   startServer,
   stopServer,
 } from './processes.js';
-import { type Results, resultsTable, type SubjectReport, writeTableOfRecord } from './report.js';
+import {
+  type LadderReport,
+  ladderTable,
+  type Results,
+  resultsTable,
+  type SubjectReport,
+  writeTableOfRecord,
+} from './report.js';
 import { median } from './stats.js';
 
-const { values: flags } = parseArgs({ options: { quick: { type: 'boolean' }, json: { type: 'boolean' } } });
+const { values: flags } = parseArgs({
+  options: { quick: { type: 'boolean' }, json: { type: 'boolean' }, ladder: { type: 'boolean' } },
+});
 const quick = flags.quick === true;
 const settings = quick
-  ? { rounds: 3, durationSec: 1, connections: 8, bigCount: 100_000, latencySamples: 150 }
-  : { rounds: 3, durationSec: 6, connections: 10, bigCount: 1_000_000, latencySamples: 500 };
+  ? { rounds: 3, durationSec: 1, connections: 8, bigCount: 100_000, latencySamples: 150, ladderRequests: 3000 }
+  : { rounds: 3, durationSec: 6, connections: 10, bigCount: 1_000_000, latencySamples: 500, ladderRequests: 10_000 };
 const log = (message: string) => {
   if (!flags.json) process.stderr.write(`${message}\n`);
 };
 
-async function benchSubject(label: string, databaseUrl: string): Promise<SubjectReport> {
+/** Every rung of the ladder started at once, then each scenario run on all of them, interleaved. */
+async function climbLadder(
+  label: string,
+  scenarios: Scenario[],
+  bodiesFile: string,
+  databaseUrl: string,
+  secretsKey: string,
+  apiKey: string,
+): Promise<LadderReport['operations']> {
+  const rungs = new Map<string, Started>();
+  try {
+    for (const rung of LADDER) {
+      const script = rung.id === 'bare' ? 'dist/bench/servers/baseline-express.js' : 'dist/bench/servers/ladder.js';
+      const args = rung.id === 'bare' ? [bodiesFile] : [rung.id, bodiesFile, databaseUrl];
+      rungs.set(rung.id, await startServer(script, args, { BENCH_SECRETS_KEY: secretsKey }, serverNodeFlags));
+    }
+    const operations: LadderReport['operations'] = [];
+    for (const scenario of scenarios) {
+      log(`[${label}] ladder: ${scenario.name}...`);
+      const measured = await measureLadder(settings, rungs, scenario, apiKey);
+      operations.push({
+        scenario: scenario.name,
+        rungs: LADDER.map((rung) => {
+          const result = measured.get(rung.id) as RungResult;
+          const base = rung.base === undefined ? undefined : measured.get(rung.base);
+          return { label: rung.label, ...result, marginalCpuUs: base === undefined ? null : result.cpuUs - base.cpuUs };
+        }),
+      });
+    }
+    return operations;
+  } finally {
+    await Promise.all([...rungs.values()].map(stopServer));
+  }
+}
+
+async function benchSubject(label: string, databaseUrl: string): Promise<SubjectReport | LadderReport> {
   log(`[${label}] seeding (${settings.bigCount.toLocaleString('en')} versions and usage records)...`);
   const secretsKey = randomBytes(32).toString('hex');
   const seeded = await runToEnd('dist/bench/servers/seed.js', [databaseUrl, String(settings.bigCount)], {
@@ -46,47 +100,47 @@ async function benchSubject(label: string, databaseUrl: string): Promise<Subject
     { BENCH_SECRETS_KEY: secretsKey },
     serverNodeFlags,
   );
-  const scenarios: (Scenario & { target: number })[] = [
-    { name: 'getKey', method: 'GET', path: `/api/v1/keys/${idleKeyHash}`, target: 0.8 },
+  // The issue's targets, as ratios to bare Express; on PostgreSQL, only PATCH has one.
+  const onSqlite = label === 'sqlite';
+  const scenarios: (Scenario & { target: number | null })[] = [
+    { name: 'getKey', method: 'GET', path: `/api/v1/keys/${idleKeyHash}`, target: onSqlite ? 0.65 : null },
     {
       name: 'updateObservabilityDestination',
       method: 'PATCH',
       path: `/api/v1/observability/destinations/${destinationId}`,
       bodies: ['{"sampling_rate":0.5}', '{"sampling_rate":0.25}'],
-      target: 0.5,
+      target: onSqlite ? 0.5 : 0.3,
     },
     {
       name: 'listPresetVersions limit=50',
       method: 'GET',
       path: '/api/v1/presets/small/versions?limit=50',
-      target: 0.6,
-    },
-    {
-      name: 'listPresetVersions limit=100',
-      method: 'GET',
-      path: '/api/v1/presets/small/versions?limit=100',
-      target: 0.6,
+      target: onSqlite ? 0.55 : null,
     },
   ];
   const bodiesFile = join(mkdtempSync(join(tmpdir(), 'bench-bodies-')), 'bodies.json');
   writeFileSync(bodiesFile, JSON.stringify(await captureBodies(subject.port, scenarios, managementKey ?? '')));
+  if (flags.ladder) {
+    await stopServer(subject);
+    return {
+      database: label,
+      operations: await climbLadder(label, scenarios, bodiesFile, databaseUrl, secretsKey, managementKey ?? ''),
+    };
+  }
   const baselines = {
     raw: await startServer('dist/bench/servers/baseline-http.js', [bodiesFile]),
     bare: await startServer('dist/bench/servers/baseline-express.js', [bodiesFile]),
     floor: await startServer('dist/bench/servers/baseline-validator.js', [bodiesFile]),
   };
-  const contenders = {
-    raw: baselines.raw.port,
-    bare: baselines.bare.port,
-    floor: baselines.floor.port,
-    subject: subject.port,
-  };
+  const contenders = { ...baselines, subject };
 
   const throughput: SubjectReport['throughput'] = [];
   for (const scenario of scenarios) {
     const measured = await measureThroughput(settings, contenders, scenario, managementKey ?? '');
     throughput.push({ scenario: scenario.name, target: scenario.target, ...measured });
-    log(`[${label}] ${scenario.name}: ${measured.ratioToExpress.toFixed(2)}x bare Express`);
+    log(
+      `[${label}] ${scenario.name}: ${measured.ratioToExpress.toFixed(2)}x bare Express, ${measured.ratioToFloor.toFixed(2)}x Express + released validator, ${measured.subjectCpuUs.toFixed(0)} µs CPU per request`,
+    );
   }
 
   const flatCost: SubjectReport['flatCost'] = [];
@@ -120,17 +174,34 @@ async function benchSubject(label: string, databaseUrl: string): Promise<Subject
 }
 
 const startedAt = Date.now();
-const subjects: SubjectReport[] = [
-  await benchSubject('sqlite', `sqlite:${join(mkdtempSync(join(tmpdir(), 'bench-db-')), 'api.db')}`),
-];
+const reports = [await benchSubject('sqlite', `sqlite:${join(mkdtempSync(join(tmpdir(), 'bench-db-')), 'api.db')}`)];
 if (process.env.BENCH_POSTGRES_URL) {
   const database = await postgresDatabase(process.env.BENCH_POSTGRES_URL);
   try {
-    subjects.push(await benchSubject('postgres', database.url));
+    reports.push(await benchSubject('postgres', database.url));
   } finally {
     await database.drop();
   }
 }
+const machine = {
+  cpus: cpus().length,
+  cpuModel: cpus()[0]?.model ?? 'unknown',
+  memoryGb: Math.round(totalmem() / 2 ** 30),
+  node: process.version,
+};
+if (flags.ladder) {
+  const ladders = reports as LadderReport[];
+  const table = ladderTable(ladders);
+  const run = { date: new Date().toISOString(), mode: quick ? 'quick' : 'full', machine, settings, ladders };
+  writeFileSync(join(projectRoot, 'bench', 'ladder.json'), `${JSON.stringify(run, null, 2)}\n`);
+  if (flags.json) console.log(JSON.stringify(run));
+  else
+    console.log(
+      `\n${table}\n\n(${run.mode} ladder, ${Math.round((Date.now() - startedAt) / 1000)} s; written to bench/ladder.json)`,
+    );
+  process.exit(0);
+}
+const subjects = reports as SubjectReport[];
 log('start-up and client overhead...');
 const startupMs = median([await measureStartup(), await measureStartup(), await measureStartup()]);
 // In processes of their own, so that the harness's heap stays out of the timings; three of them,
@@ -145,12 +216,7 @@ const middle = clientRuns.toSorted((a, b) => a.medianRatio - b.medianRatio)[1] a
 const results: Results = {
   date: new Date().toISOString(),
   mode: quick ? 'quick' : 'full',
-  machine: {
-    cpus: cpus().length,
-    cpuModel: cpus()[0]?.model ?? 'unknown',
-    memoryGb: Math.round(totalmem() / 2 ** 30),
-    node: process.version,
-  },
+  machine,
   settings,
   subjects,
   startup: { firstOkMs: startupMs, target: 1500 },

@@ -1,5 +1,6 @@
 // Baseline 2: a bare Express 5 app answering each request with the body the real server gives
 // it, from a constant table. Usage: baseline-express.ts <bodies.json>
+import './cpu-probe.js';
 import { readFileSync } from 'node:fs';
 import express from 'express';
 

@@ -1,5 +1,6 @@
 // Baseline 1: a raw node:http server answering each request with the body the real server gives
 // it, looked up by method and URL. Usage: baseline-http.ts <bodies.json>
+import './cpu-probe.js';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 

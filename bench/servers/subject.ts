@@ -1,6 +1,7 @@
 // The server under test, as in production (request validation on, response validation off, one
 // log line per request, written to /dev/null), on the database seed.ts prepared.
 // Usage: subject.ts <database-url>, with BENCH_SECRETS_KEY (hex, as given to seed.ts) set.
+import './cpu-probe.js';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
