@@ -29,7 +29,10 @@ interface LoadResult {
   cpuUs: number;
 }
 
-/** One load on one server: for `settings.durationSec`, or for exactly `amount` requests. */
+/**
+ * One load on one server: for `settings.durationSec`, or for exactly `amount` requests. A load by
+ * amount ends on autocannon's one-second tick, so only its CPU time per request is meaningful.
+ */
 async function load(
   settings: LoadSettings,
   server: Started,
@@ -45,17 +48,15 @@ async function load(
     ...(body && { body }),
   }));
   const cpuBefore = await cpuMicros(server);
-  const startedAt = performance.now();
   const result = await autocannon({
     url: `http://127.0.0.1:${server.port}`,
     connections: settings.connections,
     ...(amount === undefined ? { duration: settings.durationSec } : { amount }),
     requests,
   });
-  const elapsedSec = (performance.now() - startedAt) / 1000;
   const cpuUs = (await cpuMicros(server)) - cpuBefore;
   return {
-    rps: amount === undefined ? result.requests.average : result.requests.total / elapsedSec,
+    rps: result.requests.average,
     p99: result.latency.p99,
     errors: result.non2xx + result.errors,
     cpuUs: cpuUs / Math.max(1, result.requests.total),
@@ -142,14 +143,13 @@ export async function measureThroughput(
 }
 
 export interface RungResult {
-  rps: number;
   cpuUs: number;
   errors: number;
 }
 
 /**
  * One scenario on every rung of the ladder: a fixed number of requests per rung and round, the
- * rungs interleaved in a rotating order; medians of req/s and of CPU time per request.
+ * rungs interleaved in a rotating order; medians of the CPU time per request.
  */
 export async function measureLadder(
   settings: LoadSettings,
@@ -160,18 +160,17 @@ export async function measureLadder(
   const ids = [...rungs.keys()];
   // Each server once first, unmeasured, so that no rung's figure includes its JIT warming up.
   for (const id of ids) await load(settings, rungs.get(id) as Started, scenario, apiKey, settings.ladderRequests);
-  const samples = new Map(ids.map((id) => [id, { rps: [] as number[], cpuUs: [] as number[], errors: 0 }]));
+  const samples = new Map(ids.map((id) => [id, { cpuUs: [] as number[], errors: 0 }]));
   for (let round = 0; round < settings.rounds; round++) {
     const shift = round % ids.length;
     for (const id of [...ids.slice(shift), ...ids.slice(0, shift)]) {
       const result = await load(settings, rungs.get(id) as Started, scenario, apiKey, settings.ladderRequests);
       const sample = samples.get(id);
-      sample?.rps.push(result.rps);
       sample?.cpuUs.push(result.cpuUs);
       if (sample) sample.errors += result.errors;
     }
   }
-  return new Map([...samples].map(([id, s]) => [id, { rps: median(s.rps), cpuUs: median(s.cpuUs), errors: s.errors }]));
+  return new Map([...samples].map(([id, s]) => [id, { cpuUs: median(s.cpuUs), errors: s.errors }]));
 }
 
 async function sequentialLatencyMs(

@@ -17,7 +17,7 @@ export interface LadderReport {
   database: string;
   operations: {
     scenario: string;
-    rungs: { label: string; rps: number; cpuUs: number; marginalCpuUs: number | null; errors: number }[];
+    rungs: { label: string; cpuUs: number; marginalCpuUs: number | null; errors: number }[];
   }[];
 }
 
@@ -88,13 +88,13 @@ export function ladderTable(ladders: LadderReport[]): string {
       lines.push(
         `### ${ladder.database}: ${operation.scenario}`,
         '',
-        '| layer added | req/s | CPU µs/request | marginal CPU µs/request |',
-        '|---|---|---|---|',
+        '| layer added | CPU µs/request | marginal CPU µs/request |',
+        '|---|---|---|',
       );
       for (const rung of operation.rungs) {
         const marginal = rung.marginalCpuUs === null ? '-' : rung.marginalCpuUs.toFixed(0);
         const errors = rung.errors === 0 ? '' : ` (${rung.errors} errors)`;
-        lines.push(`| ${rung.label}${errors} | ${Math.round(rung.rps)} | ${rung.cpuUs.toFixed(0)} | ${marginal} |`);
+        lines.push(`| ${rung.label}${errors} | ${rung.cpuUs.toFixed(0)} | ${marginal} |`);
       }
       lines.push('');
     }
