@@ -5,7 +5,6 @@ import cors from 'cors';
 import express, { type Express } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { OpenApiValidatorOpts } from 'express-openapi-validator/dist/framework/types.js';
-import helmet from 'helmet';
 import type { Logger } from 'pino';
 import {
   type DestinationType,
@@ -19,6 +18,7 @@ import { envelopeBounds, errorHandler, notFoundHandler, RETRY_AFTER_SECONDS, sen
 import { type RateLimitOptions, rateLimitPerKey } from './http/rate-limit.js';
 import { requestLog } from './http/request-log.js';
 import { checkRequestShape, jsonBody, rejectPendingFieldErrors } from './http/request-shape.js';
+import { securityHeaders } from './http/security-headers.js';
 import { requestValidationErrors } from './http/validation-errors.js';
 import { type AnyHandler, bindOperations } from './operations/bind.js';
 import { operationHandlers } from './operations/index.js';
@@ -93,12 +93,29 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestLog(logger));
-  // A JSON API serves no documents: nothing may be loaded, framed or sniffed from its answers.
-  app.use(helmet({ contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } } }));
+  app.use(securityHeaders());
   if (corsOrigins.length > 0) app.use(cors(corsOptions(spec, corsOrigins)));
   app.set('etag', false);
   // Express 5 parses query strings simply by default; the validator expects the extended parser.
   app.set('query parser', 'extended');
+
+  // Everything under the spec's server URL goes through one router: one prefix match per request,
+  // not one per middleware. It comes first: API requests, the traffic, skip the routes below.
+  const api = express.Router();
+  api.use(jsonBody(BODY_LIMIT_BYTES), checkRequestShape(spec));
+  api.use(OpenApiValidator.middleware(validatorOptions(spec, validateResponses)), rejectPendingFieldErrors);
+  const authenticateKey = authenticate(store, clock);
+  const limitPerKey = rateLimitPerKey(rateLimit);
+  for (const operation of operations) {
+    api[operation.method](
+      operation.route,
+      authenticateKey,
+      limitPerKey,
+      requireKeyKind(operation.acceptedKeyKinds),
+      operationRoute(operation, operationDeps),
+    );
+  }
+  for (const basePath of apiBasePaths(spec)) app.use(basePath, api);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -119,24 +136,6 @@ export function createApp(deps: AppDeps): Express {
     res.json(spec);
   });
   app.use('/docs', docsRouter());
-
-  // Everything under the spec's server URL goes through one router: one prefix match per request,
-  // not one per middleware.
-  const api = express.Router();
-  api.use(jsonBody(BODY_LIMIT_BYTES), checkRequestShape(spec));
-  api.use(OpenApiValidator.middleware(validatorOptions(spec, validateResponses)), rejectPendingFieldErrors);
-  const authenticateKey = authenticate(store, clock);
-  const limitPerKey = rateLimitPerKey(rateLimit);
-  for (const operation of operations) {
-    api[operation.method](
-      operation.route,
-      authenticateKey,
-      limitPerKey,
-      requireKeyKind(operation.acceptedKeyKinds),
-      operationRoute(operation, operationDeps),
-    );
-  }
-  for (const basePath of apiBasePaths(spec)) app.use(basePath, api);
 
   app.use(notFoundHandler);
   app.use(

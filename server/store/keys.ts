@@ -12,7 +12,9 @@ export type NewApiKey = Omit<
   'id' | 'usage_total' | 'byok_usage_total' | 'created_at' | 'updated_at'
 >;
 
-function credentials(row: Selectable<ApiKeysTable>): KeyCredentials {
+function credentials(
+  row: Pick<Selectable<ApiKeysTable>, 'id' | 'workspace_id' | 'kind' | 'disabled' | 'expires_at'>,
+): KeyCredentials {
   return {
     id: row.id,
     workspace_id: row.workspace_id,
@@ -24,7 +26,10 @@ function credentials(row: Selectable<ApiKeysTable>): KeyCredentials {
 
 export function keyStore(db: Kysely<Database>, driver: QueryDriver) {
   const byHash = preparedQuery(driver, (a: { hash: string }) =>
-    db.selectFrom('api_keys').selectAll().where('hash', '=', a.hash),
+    db
+      .selectFrom('api_keys')
+      .select(['id', 'workspace_id', 'kind', 'disabled', 'expires_at'])
+      .where('hash', '=', a.hash),
   );
   // The key and its usage in the current day, week and month, in one statement: a join from the
   // key to a range of its daily buckets (at most 37 of them), summed.
