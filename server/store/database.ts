@@ -20,6 +20,12 @@ export interface DatabaseOptions {
   onPoolError?: (err: Error) => void;
 }
 
+/**
+ * Conflicting writes of one row that PostgreSQL tries optimistically before it locks the row: each
+ * conflict means another write of it went through, so a few are rare even under contention.
+ */
+const OPTIMISTIC_ATTEMPTS = 5;
+
 export function parseDatabaseUrl(url: string): DatabaseLocation {
   if (url.startsWith('sqlite:')) {
     const filename = url.slice('sqlite:'.length);
@@ -60,19 +66,27 @@ export async function openDatabase(location: DatabaseLocation, options: Database
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log && { log }) });
     // Named statements are parsed and planned once per connection.
     const names = new Map<string, string>();
+    const run = async <Row>({ sql, parameters, arrays }: BoundQuery<Row>): Promise<Row[]> => {
+      logQuery?.(sql, parameters);
+      let name = names.get(sql);
+      if (name === undefined) {
+        name = `prepared_${names.size + 1}`;
+        names.set(sql, name);
+      }
+      return (await pool.query({ name, text: sql, values: parameters, ...(arrays && { rowMode: 'array' as const }) }))
+        .rows as Row[];
+    };
+    const lockingReadModifyWrite = kyselyDriver(db).readModifyWrite;
     const driver: QueryDriver = {
-      async run<Row>({ sql, parameters, arrays }: BoundQuery<Row>) {
-        logQuery?.(sql, parameters);
-        let name = names.get(sql);
-        if (name === undefined) {
-          name = `prepared_${names.size + 1}`;
-          names.set(sql, name);
+      run,
+      async readModifyWrite(read, decide) {
+        for (let attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
+          const [row] = await run(read.plain);
+          const { result, write } = decide(row);
+          if (!write || (await run(write)).length > 0) return result;
         }
-        return (await pool.query({ name, text: sql, values: parameters, ...(arrays && { rowMode: 'array' as const }) }))
-          .rows as Row[];
+        return lockingReadModifyWrite(read, decide);
       },
-      // A transaction holds a connection of its own; the read takes its row lock (FOR UPDATE).
-      readModifyWrite: kyselyDriver(db).readModifyWrite,
     };
     return { db, driver };
   }
@@ -121,11 +135,14 @@ function sqliteDriver(
       return sqlite.inTransaction ? throughKysely.run(query) : (rowsOf(query) as Row[]);
     },
     async readModifyWrite<Row, T>(
-      read: BoundQuery<Row>,
+      read: { plain: BoundQuery<Row>; locking: BoundQuery<Row> },
       decide: (row: Row | undefined) => { result: T; write?: BoundQuery },
     ) {
       if (sqlite.inTransaction) return throughKysely.readModifyWrite(read, decide);
-      return readModifyWrite.immediate(read, decide as (row: unknown) => { result: unknown; write?: BoundQuery }) as T;
+      return readModifyWrite.immediate(
+        read.plain,
+        decide as (row: unknown) => { result: unknown; write?: BoundQuery },
+      ) as T;
     },
   };
 }

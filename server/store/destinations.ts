@@ -1,6 +1,6 @@
 // Observability destinations. Reads return domain models (config decrypted, JSON columns parsed,
-// booleans as booleans); a PATCH reads, decides (domain/destination-update.ts) and writes in one
-// transaction.
+// booleans as booleans); a PATCH reads, decides (domain/destination-update.ts) and writes, with no
+// other write in between.
 import { randomUUID } from 'node:crypto';
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { ConfigValues, DestinationType, DestinationTypeRules } from '../domain/destination-config-rules.js';
@@ -77,29 +77,38 @@ export function destinationStore(
     };
   }
 
-  const readForUpdate = preparedQuery(driver, (a: { workspaceId: string; id: string }) =>
-    db
-      .selectFrom('destinations')
-      .selectAll()
-      .where('id', '=', a.id)
-      .where('workspace_id', '=', a.workspaceId)
-      .$if(lockForUpdate, (query) => query.forUpdate()),
-  );
-  const write = preparedQuery(driver, (a: DestinationColumns & { id: string; revision: number; updated_at: string }) =>
-    db
-      .updateTable('destinations')
-      .set({
-        name: a.name,
-        enabled: a.enabled,
-        privacy_mode: a.privacy_mode,
-        sampling_rate: a.sampling_rate,
-        api_key_hashes: a.api_key_hashes,
-        filter_rules: a.filter_rules,
-        config_sealed: a.config_sealed,
-        revision: a.revision,
-        updated_at: a.updated_at,
-      })
-      .where('id', '=', a.id),
+  const readOne = (locking: boolean) =>
+    preparedQuery(driver, (a: { workspaceId: string; id: string }) =>
+      db
+        .selectFrom('destinations')
+        .selectAll()
+        .where('id', '=', a.id)
+        .where('workspace_id', '=', a.workspaceId)
+        .$if(locking, (query) => query.forUpdate()),
+    );
+  const read = readOne(false);
+  // SQLite has no row locks (its update transaction locks the database); it never takes this one.
+  const readLocking = lockForUpdate ? readOne(true) : read;
+  // Applies only over the revision that was read, and says so by returning the row's id.
+  const write = preparedQuery(
+    driver,
+    (a: DestinationColumns & { id: string; readRevision: number; revision: number; updated_at: string }) =>
+      db
+        .updateTable('destinations')
+        .set({
+          name: a.name,
+          enabled: a.enabled,
+          privacy_mode: a.privacy_mode,
+          sampling_rate: a.sampling_rate,
+          api_key_hashes: a.api_key_hashes,
+          filter_rules: a.filter_rules,
+          config_sealed: a.config_sealed,
+          revision: a.revision,
+          updated_at: a.updated_at,
+        })
+        .where('id', '=', a.id)
+        .where('revision', '=', a.readRevision)
+        .returning('id'),
   );
 
   return {
@@ -176,8 +185,8 @@ export function destinationStore(
 
     /**
      * Reads a destination, decides the update (domain/destination-update.ts) and writes what is
-     * decided, in one transaction, so that concurrent updates of different fields never lose one
-     * another. A change bumps the revision and `updated_at`. Undefined when the destination is not
+     * decided, with no other write in between (QueryDriver.readModifyWrite), so that concurrent
+     * updates of different fields never lose one another. A change bumps the revision and `updated_at`. Undefined when the destination is not
      * in the workspace; a FieldValidationError of the decision writes nothing.
      */
     async update(
@@ -188,7 +197,7 @@ export function destinationStore(
       rulesOf: (type: DestinationType) => DestinationTypeRules,
     ): Promise<UpdateOutcome | undefined> {
       return driver.readModifyWrite<DestinationRow, UpdateOutcome | undefined>(
-        readForUpdate.bind({ workspaceId, id }),
+        { plain: read.bind({ workspaceId, id }), locking: readLocking.bind({ workspaceId, id }) },
         (row) => {
           if (!row) return { result: undefined };
           const current = fromRow(row);
@@ -198,7 +207,7 @@ export function destinationStore(
           // What was written is the decided state: no need to read it back and decrypt it again.
           return {
             result: { outcome: decision.outcome, destination: { ...current, ...changed, state: decision.next } },
-            write: write.bind({ ...toColumns(decision.next), id, ...changed }),
+            write: write.bind({ ...toColumns(decision.next), id, readRevision: current.revision, ...changed }),
           };
         },
       );

@@ -17,15 +17,20 @@ export interface BoundQuery<Row = unknown> {
 export interface QueryDriver {
   run<Row>(query: BoundQuery<Row>): Promise<Row[]>;
   /**
-   * Reads (at most) one row, decides from it, and runs the write decided on, all in one
-   * transaction. `decide` must not wait on anything: on SQLite the whole runs synchronously, so
-   * that nothing else can come in between.
+   * Reads (at most) one row, decides from it, and runs the write decided on, with nothing written
+   * in between. `decide` must not wait on anything. The write must be conditional on what was
+   * read (a revision) and return a row when it applies.
+   * - SQLite: one synchronous IMMEDIATE transaction, so that nothing else can come in between.
+   * - PostgreSQL: optimistic, without a transaction (two round trips): a write that returns no
+   *   row lost a race with another writer, and the whole is tried again; past a few conflicts,
+   *   `lockingRead` takes a row lock in a transaction instead.
    */
   readModifyWrite<Row, T>(
-    read: BoundQuery<Row>,
+    read: { plain: BoundQuery<Row>; locking: BoundQuery<Row> },
     decide: (row: Row | undefined) => { result: T; write?: BoundQuery },
   ): Promise<T>;
 }
+
 
 /** Runs through Kysely's own connection handling; `toValue` adapts parameters to the driver. */
 export function kyselyDriver(
@@ -39,11 +44,11 @@ export function kyselyDriver(
       return (query.arrays ? rows.map((row) => Object.values(row)) : rows) as Row[];
     },
     async readModifyWrite<Row, T>(
-      read: BoundQuery<Row>,
+      read: { plain: BoundQuery<Row>; locking: BoundQuery<Row> },
       decide: (row: Row | undefined) => { result: T; write?: BoundQuery },
     ) {
       return db.transaction().execute(async (trx) => {
-        const [row] = (await trx.executeQuery(compiled(read))).rows as Row[];
+        const [row] = (await trx.executeQuery(compiled(read.locking))).rows as Row[];
         const { result, write } = decide(row);
         if (write) await trx.executeQuery(compiled(write));
         return result;
