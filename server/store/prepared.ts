@@ -31,7 +31,6 @@ export interface QueryDriver {
   ): Promise<T>;
 }
 
-
 /** Runs through Kysely's own connection handling; `toValue` adapts parameters to the driver. */
 export function kyselyDriver(
   db: Kysely<Database>,
