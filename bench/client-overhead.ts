@@ -42,6 +42,7 @@ export async function measureClientOverhead({
     spec: loadSpec(),
     validateResponses: false,
     rateLimit: UNREACHABLE_RATE_LIMIT,
+    authFailureLimit: UNREACHABLE_RATE_LIMIT,
   });
   const server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');

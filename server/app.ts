@@ -15,7 +15,7 @@ import type { Clock } from './domain/time.js';
 import { authenticate, requireKeyKind } from './http/auth.js';
 import { docsRouter } from './http/docs.js';
 import { envelopeBounds, errorHandler, notFoundHandler, RETRY_AFTER_SECONDS, sendError } from './http/errors.js';
-import { type RateLimitOptions, rateLimitPerKey } from './http/rate-limit.js';
+import { authFailureThrottle, type RateLimitOptions, rateLimitPerKey } from './http/rate-limit.js';
 import { requestLog } from './http/request-log.js';
 import { checkRequestShape, jsonBody, rejectPendingFieldErrors } from './http/request-shape.js';
 import { securityHeaders } from './http/security-headers.js';
@@ -35,7 +35,12 @@ export interface AppDeps {
   spec: OpenApiDocument;
   /** Check every response against the spec (development and tests); requests are always checked. */
   validateResponses: boolean;
+  /** Requests per key. */
   rateLimit: RateLimitOptions;
+  /** Failed authentications per client address. */
+  authFailureLimit: RateLimitOptions;
+  /** Express's `trust proxy`: which proxies' X-Forwarded-For gives the client address; none when false. */
+  trustProxy?: boolean | number | string;
   /** Origins allowed by CORS; CORS stays off when empty. */
   corsOrigins?: string[];
   /** The per-type config rules of the spec, when the caller has them already. */
@@ -85,7 +90,7 @@ export function validatorOptions(spec: OpenApiDocument, validateResponses: boole
 }
 
 export function createApp(deps: AppDeps): Express {
-  const { store, clock, logger, spec, validateResponses, rateLimit, corsOrigins = [] } = deps;
+  const { store, clock, logger, spec, validateResponses, rateLimit, authFailureLimit, corsOrigins = [] } = deps;
   // Before anything else: a spec and handlers that do not match stop the server here.
   const operations = bindOperations(spec, deps.handlers ?? operationHandlers);
   const operationDeps = { store, clock, destinationTypes: deps.destinationTypes ?? loadDestinationTypeRules(spec) };
@@ -96,6 +101,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(securityHeaders());
   if (corsOrigins.length > 0) app.use(cors(corsOptions(spec, corsOrigins)));
   app.set('etag', false);
+  app.set('trust proxy', deps.trustProxy ?? false);
   // Express 5 parses query strings simply by default; the validator expects the extended parser.
   app.set('query parser', 'extended');
 
@@ -104,7 +110,7 @@ export function createApp(deps: AppDeps): Express {
   const api = express.Router();
   api.use(jsonBody(BODY_LIMIT_BYTES), checkRequestShape(spec));
   api.use(OpenApiValidator.middleware(validatorOptions(spec, validateResponses)), rejectPendingFieldErrors);
-  const authenticateKey = authenticate(store, clock);
+  const authenticateKey = authenticate(store, clock, authFailureThrottle(authFailureLimit));
   const limitPerKey = rateLimitPerKey(rateLimit);
   for (const operation of operations) {
     api[operation.method](

@@ -1,7 +1,7 @@
 // Environment variables, parsed and checked once at start-up.
 
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseDatabaseUrl } from './store/database.js';
 
@@ -18,6 +18,10 @@ export interface Config {
   /** Keys of before a rotation: they open what they sealed, and seal nothing. */
   previousSecretsKeys: Buffer[];
   rateLimit: { windowMs: number; limit: number };
+  /** Failed authentications per client address and minute. */
+  authFailureLimit: { windowMs: number; limit: number };
+  /** Express's `trust proxy`, from TRUST_PROXY; false (the socket's address) by default. */
+  trustProxy: boolean | number | string;
   /** Shared rate-limit counters for several instances; memory when absent. */
   redisUrl: string | undefined;
   /** Origins allowed by CORS; none (CORS off) when empty. */
@@ -49,6 +53,26 @@ function parsePositiveInteger(value: string | undefined, name: string, fallback:
   return number;
 }
 
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function parseLogLevel(value: string | undefined): string {
+  if (value === undefined || value === '') return 'info';
+  if (!LOG_LEVELS.includes(value))
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+/**
+ * TRUST_PROXY as Express takes it: true or false, a number of proxy hops, or a comma-separated
+ * list of proxy addresses and subnets (`loopback`, `10.0.0.0/8`...).
+ */
+function parseTrustProxy(value: string | undefined): boolean | number | string {
+  if (value === undefined || value.trim() === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}
+
 export function decodeSecretsKey(value: string, source: string): Buffer {
   const key = Buffer.from(value.trim(), 'base64');
   if (key.length !== 32)
@@ -57,8 +81,22 @@ export function decodeSecretsKey(value: string, source: string): Buffer {
 }
 
 /**
- * SECRETS_KEY, or in development a key generated once into the data folder (with a warning), so
- * that the quick start needs no setup. Production refuses to start without it.
+ * The development key of a database: beside its SQLite file (`api.db.key` for `api.db`); for
+ * PostgreSQL, in ./data, named after the server and the database.
+ */
+export function developmentKeyFile(databaseUrl: string): string {
+  const location = parseDatabaseUrl(databaseUrl);
+  if (location.kind === 'sqlite') return `${location.filename}.key`;
+  const url = new URL(location.url);
+  const name = `${url.hostname}-${url.port || '5432'}-${url.pathname.slice(1) || 'postgres'}`.replace(/[^\w.-]/g, '_');
+  return join('data', `postgres-${name}.key`);
+}
+
+/**
+ * SECRETS_KEY, or in development a key generated once for the database (with a warning), so that
+ * the quick start needs no setup. Production refuses to start without it. Before keys were per
+ * database, one `secrets.key` served every database of its folder: a database that already has
+ * data takes that key over, so that nothing it holds becomes unreadable.
  */
 function resolveSecretsKey(env: NodeJS.ProcessEnv, databaseUrl: string, warn: (message: string) => void): Buffer {
   if (env.SECRETS_KEY) return decodeSecretsKey(env.SECRETS_KEY, 'SECRETS_KEY');
@@ -67,13 +105,23 @@ function resolveSecretsKey(env: NodeJS.ProcessEnv, databaseUrl: string, warn: (m
       'SECRETS_KEY is required when NODE_ENV=production (32 random bytes in base64, e.g. `openssl rand -base64 32`).',
     );
   }
-  const sqlitePath = databaseUrl.startsWith('sqlite:') ? databaseUrl.slice('sqlite:'.length) : '';
-  if (sqlitePath === ':memory:') return randomBytes(32);
-  const keyFile = join(sqlitePath ? dirname(sqlitePath) : './data', 'secrets.key');
+  const location = parseDatabaseUrl(databaseUrl);
+  if (location.kind === 'sqlite' && location.filename === ':memory:') return randomBytes(32);
+  const keyFile = developmentKeyFile(databaseUrl);
   if (!existsSync(keyFile)) {
     mkdirSync(dirname(keyFile), { recursive: true });
-    writeFileSync(keyFile, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
-    warn(`SECRETS_KEY is not set: generated a development key into ${keyFile}. Set SECRETS_KEY in production.`);
+    const sharedKeyFile = join(location.kind === 'sqlite' ? dirname(location.filename) : 'data', 'secrets.key');
+    const hasData = location.kind === 'postgres' || existsSync(location.filename);
+    if (hasData && existsSync(sharedKeyFile)) {
+      copyFileSync(sharedKeyFile, keyFile);
+      chmodSync(keyFile, 0o600);
+      warn(
+        `SECRETS_KEY is not set: the development key of this database is now ${keyFile} (copied from ${sharedKeyFile}, which other databases of the folder may still use). Set SECRETS_KEY in production.`,
+      );
+    } else {
+      writeFileSync(keyFile, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
+      warn(`SECRETS_KEY is not set: generated a development key into ${keyFile}. Set SECRETS_KEY in production.`);
+    }
   }
   return decodeSecretsKey(readFileSync(keyFile, 'utf8'), keyFile);
 }
@@ -98,7 +146,7 @@ export function loadConfig(
     host: env.HOST || '127.0.0.1',
     port: parsePort(env.PORT),
     nodeEnv,
-    logLevel: env.LOG_LEVEL || 'info',
+    logLevel: parseLogLevel(env.LOG_LEVEL),
     databasePoolSize: parsePositiveInteger(env.DATABASE_POOL_SIZE, 'DATABASE_POOL_SIZE', 10),
     previousSecretsKeys: (env.SECRETS_KEY_PREVIOUS ?? '')
       .split(',')
@@ -108,6 +156,11 @@ export function loadConfig(
       windowMs: parsePositiveInteger(env.RATE_LIMIT_WINDOW_MS, 'RATE_LIMIT_WINDOW_MS', 60_000),
       limit: parsePositiveInteger(env.RATE_LIMIT_MAX, 'RATE_LIMIT_MAX', 600),
     },
+    authFailureLimit: {
+      windowMs: 60_000,
+      limit: parsePositiveInteger(env.AUTH_FAILURE_LIMIT, 'AUTH_FAILURE_LIMIT', 100),
+    },
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     redisUrl: env.REDIS_URL || undefined,
     corsOrigins: (env.CORS_ORIGINS ?? '')
       .split(',')

@@ -1,5 +1,7 @@
-// Process entry: read the configuration, open and migrate the store, seed the demo workspace on
-// an empty database, warm the validator, listen, and drain on SIGTERM.
+// Process entry: read the configuration, open and migrate the store, warm the validator, listen,
+// then seed the demo workspace on an empty database and print its keys, and drain on SIGTERM.
+// Listening comes before seeding: a start that fails (a busy port) has shown no key and stored
+// none, so the next start seeds and shows them.
 import pino from 'pino';
 import type { operations } from '../generated/api.js';
 import { createApp } from './app.js';
@@ -9,7 +11,7 @@ import { createSecretBox } from './domain/secrets.js';
 import { systemClock } from './domain/time.js';
 import { describeFailure } from './failure.js';
 import { listen } from './http/http-server.js';
-import { connectRedisRateLimitStore } from './http/rate-limit.js';
+import { connectRedisRateLimitStores } from './http/rate-limit.js';
 import { warmUp } from './http/warm-up.js';
 import { bindOperations } from './operations/bind.js';
 import { operationHandlers } from './operations/index.js';
@@ -50,17 +52,16 @@ async function main(): Promise<void> {
   });
 
   const destinationTypes = loadDestinationTypeRules(spec);
-  let demo: DemoSeed | undefined;
-  if ((await store.workspaces.count()) === 0) demo = await seedDemo(store, destinationTypes, systemClock());
-
-  const sharedLimits = config.redisUrl ? await connectRedisRateLimitStore(config.redisUrl) : undefined;
+  const sharedLimits = config.redisUrl ? await connectRedisRateLimitStores(config.redisUrl) : undefined;
   const app = createApp({
     store,
     clock: systemClock,
     logger,
     spec,
     validateResponses: config.validateResponses,
-    rateLimit: { ...config.rateLimit, ...(sharedLimits && { store: sharedLimits.store }) },
+    rateLimit: { ...config.rateLimit, ...(sharedLimits && { store: sharedLimits.perKey }) },
+    authFailureLimit: { ...config.authFailureLimit, ...(sharedLimits && { store: sharedLimits.authFailures }) },
+    trustProxy: config.trustProxy,
     corsOrigins: config.corsOrigins,
     destinationTypes,
   });
@@ -91,6 +92,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 
+  let demo: DemoSeed | undefined;
+  if ((await store.workspaces.count()) === 0) demo = await seedDemo(store, destinationTypes, systemClock());
   if (demo) console.log(demoInstructions(spec, baseUrl, demo));
   else {
     console.log(
@@ -103,7 +106,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(describeFailure(err));
-  if (process.env.LOG_LEVEL === 'debug') console.error(err);
+  // What a user can cause is one line; anything else is a bug, shown with its stack.
+  console.error(describeFailure(err, () => (err instanceof Error && err.stack ? err.stack : String(err))));
   process.exit(1);
 });

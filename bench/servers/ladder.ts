@@ -16,7 +16,7 @@ import { createSecretBox } from '../../server/domain/secrets.js';
 import { systemClock } from '../../server/domain/time.js';
 import { authenticate, requireKeyKind } from '../../server/http/auth.js';
 import { envelopeBounds, errorHandler } from '../../server/http/errors.js';
-import { rateLimitPerKey, UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
+import { authFailureThrottle, rateLimitPerKey, UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
 import { requestLog } from '../../server/http/request-log.js';
 import { checkRequestShape, jsonBody, rejectPendingFieldErrors } from '../../server/http/request-shape.js';
 import { securityHeaders } from '../../server/http/security-headers.js';
@@ -64,7 +64,7 @@ function ladderApp(): express.Express {
   const validator = has('released') ? releasedValidator : has('patched') ? patchedValidator : undefined;
   if (validator) api.use(validator.middleware(validatorOptions(spec, false)), rejectPendingFieldErrors);
   const layers: RequestHandler[] = [];
-  if (has('auth')) layers.push(authenticate(store, systemClock));
+  if (has('auth')) layers.push(authenticate(store, systemClock, authFailureThrottle(UNREACHABLE_RATE_LIMIT)));
   if (has('limit')) layers.push(rateLimitPerKey(UNREACHABLE_RATE_LIMIT));
   for (const operation of bindOperations(spec, operationHandlers)) {
     const kindCheck = has('auth') ? [requireKeyKind(operation.acceptedKeyKinds)] : [];
@@ -82,7 +82,15 @@ function ladderApp(): express.Express {
 }
 
 const app = has('handler')
-  ? createApp({ store, clock: systemClock, logger, spec, validateResponses: false, rateLimit: UNREACHABLE_RATE_LIMIT })
+  ? createApp({
+      store,
+      clock: systemClock,
+      logger,
+      spec,
+      validateResponses: false,
+      rateLimit: UNREACHABLE_RATE_LIMIT,
+      authFailureLimit: UNREACHABLE_RATE_LIMIT,
+    })
   : ladderApp();
 await warmUp(app, spec);
 const server = app.listen(0, '127.0.0.1');

@@ -26,6 +26,7 @@ const app = createApp({
   spec,
   validateResponses: false,
   rateLimit: UNREACHABLE_RATE_LIMIT,
+  authFailureLimit: UNREACHABLE_RATE_LIMIT,
 });
 await warmUp(app, spec);
 const server = app.listen(0, '127.0.0.1');

@@ -1,10 +1,11 @@
 // Bearer key -> calling key, workspace and kind. Only the SHA-256 hash of a key is ever stored.
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { Caller, KeyKind } from '../domain/api-keys.js';
 import { API_KEY_PATTERN, hashApiKey } from '../domain/api-keys.js';
 import type { Clock } from '../domain/time.js';
 import type { Store } from '../store/index.js';
 import { HttpError } from './errors.js';
+import type { CountAuthFailure } from './rate-limit.js';
 
 declare global {
   namespace Express {
@@ -22,19 +23,29 @@ function unauthorized(message: string, tokenGiven: boolean): HttpError {
   return new HttpError(401, message, null, { 'WWW-Authenticate': challenge });
 }
 
-export function authenticate(store: Store, clock: Clock): RequestHandler {
+async function callerOf(req: Request, store: Store, clock: Clock): Promise<Caller | HttpError> {
+  const header = req.get('authorization');
+  if (header === undefined || header === '')
+    return unauthorized('Missing API key: send Authorization: Bearer <API key>.', false);
+  const token = BEARER_PATTERN.exec(header)?.[1];
+  if (token === undefined || !API_KEY_PATTERN.test(token))
+    return unauthorized('Malformed API key: send Authorization: Bearer <API key>.', true);
+  const key = await store.keys.findByHash(hashApiKey(token));
+  if (!key || key.disabled || (key.expires_at !== null && key.expires_at <= clock().toISOString())) {
+    return unauthorized('Invalid API key: it is unknown, disabled or expired.', true);
+  }
+  return { keyId: key.id, workspaceId: key.workspace_id, kind: key.kind };
+}
+
+/** The calling key into `res.locals.caller`; a failure is counted against the client's address. */
+export function authenticate(store: Store, clock: Clock, countFailure: CountAuthFailure): RequestHandler {
   return async (req, res, next) => {
-    const header = req.get('authorization');
-    if (header === undefined || header === '')
-      throw unauthorized('Missing API key: send Authorization: Bearer <API key>.', false);
-    const token = BEARER_PATTERN.exec(header)?.[1];
-    if (token === undefined || !API_KEY_PATTERN.test(token))
-      throw unauthorized('Malformed API key: send Authorization: Bearer <API key>.', true);
-    const key = await store.keys.findByHash(hashApiKey(token));
-    if (!key || key.disabled || (key.expires_at !== null && key.expires_at <= clock().toISOString())) {
-      throw unauthorized('Invalid API key: it is unknown, disabled or expired.', true);
+    const caller = await callerOf(req, store, clock);
+    if (caller instanceof HttpError) {
+      await countFailure(req, res);
+      throw caller;
     }
-    res.locals.caller = { keyId: key.id, workspaceId: key.workspace_id, kind: key.kind };
+    res.locals.caller = caller;
     next();
   };
 }

@@ -1,10 +1,11 @@
-// Requests per calling key and window, with express-rate-limit: IETF RateLimit headers on every
-// answer, 429 in the envelope with Retry-After past the limit. Counters live in memory, or in
-// Redis when several instances must share them.
-import type { RequestHandler } from 'express';
+// With express-rate-limit: requests per calling key and window, with IETF RateLimit headers on
+// every answer; and failed authentications per client address. Past a limit, 429 in the envelope
+// with Retry-After. Counters live in memory, or in Redis when several instances must share them.
+import type { Request, RequestHandler, Response } from 'express';
 import { rateLimit, type Store } from 'express-rate-limit';
 import type { RedisReply } from 'rate-limit-redis';
 import { HttpError } from './errors.js';
+import { isWarmUpRequest } from './warm-up.js';
 
 /** For load tests and benchmarks: the limiter runs, with a limit no test reaches. */
 export const UNREACHABLE_RATE_LIMIT: RateLimitOptions = { windowMs: 60_000, limit: 1_000_000_000 };
@@ -14,6 +15,11 @@ export interface RateLimitOptions {
   limit: number;
   /** Shared counters; a fresh memory store when absent. */
   store?: Store;
+}
+
+/** Seconds until the window of `info` ends: at least 1, so that a client never retries at once. */
+function retryAfterSeconds(info: { resetTime?: Date } | undefined, windowMs: number): number {
+  return Math.max(1, Math.ceil(((info?.resetTime?.getTime() ?? Date.now() + windowMs) - Date.now()) / 1000));
 }
 
 export function rateLimitPerKey({ windowMs, limit, store }: RateLimitOptions): RequestHandler {
@@ -32,8 +38,7 @@ export function rateLimitPerKey({ windowMs, limit, store }: RateLimitOptions): R
     // If the shared store fails, serve rather than refuse everyone; the failure is logged upstream.
     passOnStoreError: true,
     handler: (req) => {
-      const resetTime = (req as { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
-      const seconds = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + windowMs) - Date.now()) / 1000));
+      const seconds = retryAfterSeconds((req as { rateLimit?: { resetTime?: Date } }).rateLimit, windowMs);
       throw new HttpError(429, 'Too many requests for this key; retry after the delay in Retry-After.', null, {
         'Retry-After': String(seconds),
       });
@@ -41,21 +46,67 @@ export function rateLimitPerKey({ windowMs, limit, store }: RateLimitOptions): R
   });
 }
 
-export interface SharedRateLimitStore {
-  store: Store;
+/** Counts one failed authentication of the request's client; rejects with a 429 past the limit. */
+export type CountAuthFailure = (req: Request, res: Response) => Promise<void>;
+
+/**
+ * Failed authentications per client address (`req.ip`: the socket's address, or what `trust proxy`
+ * makes of X-Forwarded-For; IPv6 addresses by /56), so that no address can spray keys at full
+ * speed. Only failures count: a request with a good key is never refused by it.
+ */
+export function authFailureThrottle({ windowMs, limit, store }: RateLimitOptions): CountAuthFailure {
+  const limiter = rateLimit({
+    windowMs,
+    limit,
+    identifier: 'auth-failures',
+    requestPropertyName: 'authFailures',
+    skip: (req) => isWarmUpRequest(req),
+    // The 401s it lets through carry no rate-limit headers; a 429 carries Retry-After.
+    standardHeaders: false,
+    legacyHeaders: false,
+    ...(store && { store }),
+    // README, "Security", says how to set TRUST_PROXY; the library's own warning would be a stack trace.
+    validate: { singleCount: false, xForwardedForHeader: false },
+    passOnStoreError: true,
+    handler: (req) => {
+      const seconds = retryAfterSeconds((req as { authFailures?: { resetTime?: Date } }).authFailures, windowMs);
+      throw new HttpError(
+        429,
+        'Too many failed authentications from this address; retry after the delay in Retry-After.',
+        null,
+        { 'Retry-After': String(seconds) },
+      );
+    },
+  });
+  return (req, res) =>
+    new Promise<void>((resolve, reject) => {
+      void limiter(req, res, (err?: unknown) => (err === undefined ? resolve() : reject(err)));
+    });
+}
+
+export interface SharedRateLimitStores {
+  /** Requests per key. */
+  perKey: Store;
+  /** Failed authentications per address. */
+  authFailures: Store;
   close(): Promise<void>;
 }
 
-/** A Redis-backed store, shared by every instance pointed at the same Redis. */
-export async function connectRedisRateLimitStore(url: string, prefix = 'rate-limit:'): Promise<SharedRateLimitStore> {
+/** Redis-backed stores, shared by every instance pointed at the same Redis, on one connection. */
+export async function connectRedisRateLimitStores(url: string, prefix = 'rate-limit:'): Promise<SharedRateLimitStores> {
   // Loaded only when Redis is configured, so that a server without it does not load it at start.
   const [{ createClient }, { RedisStore }] = await Promise.all([import('redis'), import('rate-limit-redis')]);
   const client = createClient({ url });
   client.on('error', () => undefined);
   await client.connect();
-  const store = new RedisStore({
-    prefix,
-    sendCommand: (...args: string[]) => client.sendCommand(args) as Promise<RedisReply>,
-  });
-  return { store, close: async () => void (await client.quit()) };
+  const storeWith = (storePrefix: string) =>
+    new RedisStore({
+      prefix: storePrefix,
+      sendCommand: (...args: string[]) => client.sendCommand(args) as Promise<RedisReply>,
+    });
+  return {
+    perKey: storeWith(prefix),
+    authFailures: storeWith(`${prefix}auth-failures:`),
+    close: async () => void (await client.quit()),
+  };
 }

@@ -4,11 +4,13 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import { isWarmUpRequest } from './warm-up.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
+    if (isWarmUpRequest(req)) return next();
     const given = req.headers['x-request-id'];
     const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     res.setHeader('X-Request-Id', id);

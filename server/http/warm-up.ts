@@ -1,8 +1,10 @@
 // Before the server takes traffic: one request per operation of the spec, through the real app on
 // a private loopback port, so that the validator has loaded the spec and compiled its request and
 // response validators. Requests carry no key: they pass validation, then stop at authentication.
+// They are not traffic: the request log and the failed-authentication throttle leave them out.
 import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Express } from 'express';
 import { type OpenApiDocument, type OpenApiParameter, operationPath, specOperations } from '../spec.js';
 
@@ -24,8 +26,16 @@ function exampleRequests(spec: OpenApiDocument): { method: string; path: string;
   });
 }
 
+const warmUpSockets = new WeakSet<Socket>();
+
+/** Whether a request is one of the warm-up's own, on its private port. */
+export function isWarmUpRequest(req: IncomingMessage): boolean {
+  return warmUpSockets.has(req.socket);
+}
+
 export async function warmUp(app: Express, spec: OpenApiDocument): Promise<void> {
   const server = app.listen(0, '127.0.0.1');
+  server.on('connection', (socket) => warmUpSockets.add(socket));
   await once(server, 'listening');
   try {
     const { port } = server.address() as AddressInfo;

@@ -113,5 +113,6 @@ function appDeps() {
     spec,
     validateResponses: false,
     rateLimit: { windowMs: 1000, limit: 1 },
+    authFailureLimit: { windowMs: 1000, limit: 1 },
   };
 }

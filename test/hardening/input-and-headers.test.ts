@@ -73,6 +73,7 @@ describe('input limits', () => {
       spec,
       validateResponses: true,
       rateLimit: UNREACHABLE_RATE_LIMIT,
+      authFailureLimit: UNREACHABLE_RATE_LIMIT,
     });
     const { server: slowServer } = await listen(app, '127.0.0.1', 0, {
       headersTimeoutMs: 500,

@@ -1,10 +1,12 @@
-// Three server processes sharing their rate-limit counters through Redis: the limit holds across
-// them. Runs when TEST_REDIS_URL names a Redis server (CI starts one).
+// Three server processes sharing their rate-limit counters through Redis: the limits (per key, and
+// failed authentications per address) hold across them. Runs when TEST_REDIS_URL names a Redis
+// server (CI starts one).
 
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { createKey } from '../../server/provisioning/index.js';
@@ -13,6 +15,7 @@ import { type ServerProcess, startServerProcess } from '../support/process.js';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 const LIMIT = 30;
+const AUTH_FAILURE_LIMIT = 10;
 let processes: ServerProcess[] = [];
 let apiKey = '';
 
@@ -33,7 +36,14 @@ describe.skipIf(!redisUrl)(
         REDIS_URL: redisUrl ?? '',
         RATE_LIMIT_MAX: String(LIMIT),
         RATE_LIMIT_WINDOW_MS: '60000',
+        AUTH_FAILURE_LIMIT: String(AUTH_FAILURE_LIMIT),
       };
+      // Failures are counted by address, 127.0.0.1 here: a run of a minute ago must not count.
+      const redis = createClient({ url: redisUrl ?? '' });
+      await redis.connect();
+      const counted = await redis.keys('rate-limit:auth-failures:*');
+      if (counted.length > 0) await redis.del(counted);
+      await redis.quit();
       // One after the other: the first migrates the database file.
       for (let i = 0; i < 3; i++) processes.push(await startServerProcess(env));
     }, 60_000);
@@ -55,6 +65,21 @@ describe.skipIf(!redisUrl)(
       expect(statuses.filter((s) => s === 404)).toHaveLength(LIMIT);
       expect(statuses.slice(LIMIT)).toEqual(Array.from({ length: 15 }, () => 429));
       console.log(`rate limit through Redis: ${LIMIT + 15} requests over 3 processes, ${LIMIT} served, 15 limited`);
+    }, 60_000);
+
+    it(`counts failed authentications of one address across the three processes: ${AUTH_FAILURE_LIMIT} 401s, then 429`, async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i < AUTH_FAILURE_LIMIT + 5; i++) {
+        const response = await fetch(`${processes[i % 3]?.url}/api/v1/presets/none/versions`, {
+          headers: { authorization: `Bearer sk-or-v1-${randomBytes(32).toString('hex')}` },
+        });
+        await response.arrayBuffer();
+        statuses.push(response.status);
+      }
+      expect(statuses).toEqual([
+        ...Array.from({ length: AUTH_FAILURE_LIMIT }, () => 401),
+        ...Array.from({ length: 5 }, () => 429),
+      ]);
     }, 60_000);
   },
 );

@@ -51,6 +51,8 @@ export interface TestServerOptions {
   store?: (store: Store) => Store;
   /** Out of reach unless a test sets it. */
   rateLimit?: RateLimitOptions;
+  authFailureLimit?: RateLimitOptions;
+  trustProxy?: boolean | number | string;
   corsOrigins?: string[];
 }
 
@@ -77,6 +79,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     spec,
     validateResponses: true,
     rateLimit: options.rateLimit ?? UNREACHABLE_RATE_LIMIT,
+    authFailureLimit: options.authFailureLimit ?? UNREACHABLE_RATE_LIMIT,
+    ...(options.trustProxy !== undefined && { trustProxy: options.trustProxy }),
     corsOrigins: options.corsOrigins ?? [],
   });
   const server = app.listen(0, '127.0.0.1');
