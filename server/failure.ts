@@ -2,12 +2,13 @@
 // a busy port, an unreachable database) are said plainly, never as a stack trace.
 import { ConfigError } from './config.js';
 import { ContractError } from './spec.js';
-import { isDatabaseUnavailable } from './store/database.js';
+import { DatabaseOpenError, isDatabaseUnavailable } from './store/database.js';
 
 /** `unexpected`: what to say of any other error, by default that it may be a bug and where to see more. */
 export function describeFailure(err: unknown, unexpected: (message: string) => string = withDebugHint): string {
   if (err instanceof ConfigError) return `Configuration error: ${err.message}`;
   if (err instanceof ContractError) return `Contract error: ${err.message}`;
+  if (err instanceof DatabaseOpenError) return err.message;
   const { code, message, address, port } = err as {
     code?: unknown;
     message?: unknown;

@@ -207,6 +207,41 @@ const UNAVAILABLE_NETWORK_CODES = new Set([
 const UNAVAILABLE_MESSAGES =
   /timeout exceeded when trying to connect|Connection terminated|connection.*(closed|ended)|Client has encountered a connection error/i;
 
+/** The database of a location as a person would name it, without credentials. */
+export function describeDatabase(location: DatabaseLocation): string {
+  if (location.kind === 'sqlite') return `SQLite database ${location.filename}`;
+  const url = new URL(location.url);
+  const name = decodeURIComponent(url.pathname.slice(1)) || url.username || 'postgres';
+  return `PostgreSQL database "${name}" on ${url.hostname || 'localhost'}:${url.port || '5432'}`;
+}
+
+/** The database of DATABASE_URL could not be opened, for a reason a user can act on. */
+export class DatabaseOpenError extends Error {
+  override name = 'DatabaseOpenError';
+  constructor(
+    readonly database: string,
+    readonly reason: string,
+    options?: ErrorOptions,
+  ) {
+    super(`Cannot open the ${database}: ${reason}.`, options);
+  }
+}
+
+/** Why opening failed, in words, when it is something about the database rather than a bug. */
+export function openFailureReason(err: unknown): string | undefined {
+  const { code, message } = (typeof err === 'object' && err !== null ? err : {}) as {
+    code?: unknown;
+    message?: unknown;
+  };
+  if (code === '3D000') return 'it does not exist; create it, or fix the database name in DATABASE_URL';
+  if (code === '28P01' || code === '28000') return 'the server refused the user or password of DATABASE_URL';
+  if (['SQLITE_CANTOPEN', 'ENOTDIR', 'EEXIST', 'EACCES', 'EROFS'].includes(String(code)))
+    return `the file cannot be created or opened (${String(code)}); check that its folder can be written`;
+  if (code === 'SQLITE_NOTADB') return 'the file is not a SQLite database';
+  if (!isDatabaseUnavailable(err)) return undefined;
+  return typeof code === 'string' ? `it cannot be reached (${code})` : `it cannot be reached (${String(message)})`;
+}
+
 /** Whether an error means the database cannot serve now (as opposed to a bug in a query). */
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;

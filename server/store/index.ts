@@ -3,9 +3,12 @@ import { sql } from 'kysely';
 import type { SecretBox } from '../domain/secrets.js';
 import {
   type DatabaseLocation,
+  DatabaseOpenError,
   type DatabaseOptions,
+  describeDatabase,
   type OpenedDatabase,
   openDatabase,
+  openFailureReason,
   parseDatabaseUrl,
 } from './database.js';
 import { destinationStore } from './destinations.js';
@@ -34,7 +37,7 @@ export function createStore(
     dialect,
     workspaces: workspaceStore(db),
     keys: keyStore(db, driver),
-    // SQLite has one writer at a time; PostgreSQL needs the row locked for the read-modify-write.
+    // SQLite has one writer at a time; PostgreSQL locks the row only after repeated conflicts.
     destinations: destinationStore(db, driver, secrets, { lockForUpdate: dialect === 'postgres' }),
     presets: presetStore(db, driver),
     async ping() {
@@ -53,12 +56,21 @@ export async function openStore(
   options: DatabaseOptions = {},
 ): Promise<Store> {
   const location = parseDatabaseUrl(databaseUrl);
-  const opened = await openDatabase(location, options);
+  const cannotOpen = (err: unknown) => {
+    const reason = openFailureReason(err);
+    return reason === undefined ? err : new DatabaseOpenError(describeDatabase(location), reason, { cause: err });
+  };
+  let opened: OpenedDatabase;
+  try {
+    opened = await openDatabase(location, options);
+  } catch (err) {
+    throw cannotOpen(err);
+  }
   try {
     await migrateToLatest(opened.db);
   } catch (err) {
     await opened.db.destroy();
-    throw err;
+    throw cannotOpen(err);
   }
   return createStore(opened, secrets, location.kind);
 }

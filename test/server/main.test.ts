@@ -70,6 +70,46 @@ describe('npm start', () => {
     expect(await stop(again)).toBe(0);
   });
 
+  it('shows the demo keys on the next start when a start could not listen: nothing shown once is lost', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'main-test-'));
+    const busy = createServer().listen(0, '127.0.0.1');
+    await once(busy, 'listening');
+    try {
+      const { port } = busy.address() as AddressInfo;
+      const failed = await runEntry('dist/server/main.js', [], {
+        DATABASE_URL: `sqlite:${join(dataDir, 'api.db')}`,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        SECRETS_KEY: '',
+      });
+      expect(failed.code).toBe(1);
+      expect(failed.stdout).not.toContain('management key:');
+      // The development key's notice, then the one line that says why.
+      expect(failed.stderr).not.toMatch(/^\s+at /m);
+      expect(failed.stderr.trim().split('\n').at(-1)).toContain(`Cannot listen on 127.0.0.1:${port}`);
+    } finally {
+      busy.close();
+    }
+    const next = start(dataDir);
+    try {
+      const output = await waitForOutput(next, /standard key: +sk-or-v1-/);
+      expect(output).toMatch(/management key: sk-or-v1-[0-9a-f]{64}/);
+    } finally {
+      expect(await stop(next)).toBe(0);
+    }
+  });
+
+  it("logs no warm-up request as traffic: the first request lines are the clients'", async () => {
+    const child = start(mkdtempSync(join(tmpdir(), 'main-test-')));
+    let output = '';
+    try {
+      output = await waitForOutput(child, /"msg":"listening"/);
+    } finally {
+      expect(await stop(child)).toBe(0);
+    }
+    expect(output).not.toMatch(/"msg":"(GET|PATCH) \d{3}"/);
+  });
+
   it('refuses to start in production without SECRETS_KEY, saying why', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'main-test-'));
     const { code, stderr } = await runEntry('dist/server/main.js', [], {
@@ -148,6 +188,14 @@ describe('npm start with a spec that the handlers do not match', () => {
   });
 });
 
+/** The one line of a failure's output, checked to hold no stack frame. */
+function oneLineOf(stderr: string): string {
+  const lines = stderr.trim().split('\n');
+  expect(stderr).not.toMatch(/^\s+at /m);
+  expect(lines).toHaveLength(1);
+  return lines[0] ?? '';
+}
+
 describe('npm start, for errors a user can cause', () => {
   function startWith(env: Record<string, string>): Promise<Finished> {
     return runEntry('dist/server/main.js', [], {
@@ -181,11 +229,43 @@ describe('npm start, for errors a user can cause', () => {
     ]);
   });
 
-  it('says in one line that the database cannot be reached', async () => {
-    const { code, stderr } = await startWith({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/api' });
+  it('says in one line that the database cannot be reached, naming it but not the password', async () => {
+    const { code, stderr } = await startWith({ DATABASE_URL: 'postgres://postgres:hunter2@127.0.0.1:1/api' });
     expect(code).toBe(1);
-    expect(stderr.trim().split('\n')).toEqual([
-      expect.stringMatching(/^Cannot reach the database of DATABASE_URL: .*ECONNREFUSED/),
-    ]);
+    expect(oneLineOf(stderr)).toBe(
+      'Cannot open the PostgreSQL database "api" on 127.0.0.1:1: it cannot be reached (ECONNREFUSED).',
+    );
+  });
+
+  it.skipIf(!process.env.TEST_POSTGRES_URL)(
+    'says in one line that the PostgreSQL database does not exist, naming it but not the password',
+    async () => {
+      const url = new URL(process.env.TEST_POSTGRES_URL ?? '');
+      url.pathname = '/no_such_database_here';
+      url.password = 'hunter2';
+      const { code, stderr } = await startWith({ DATABASE_URL: url.toString() });
+      expect(code).toBe(1);
+      const line = oneLineOf(stderr);
+      expect(line).toBe(
+        `Cannot open the PostgreSQL database "no_such_database_here" on ${url.hostname}:${url.port || '5432'}: it does not exist; create it, or fix the database name in DATABASE_URL.`,
+      );
+      expect(line).not.toContain('hunter2');
+    },
+  );
+
+  it('says in one line that LOG_LEVEL is not a level', async () => {
+    const { code, stderr } = await startWith({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'loud' });
+    expect(code).toBe(1);
+    expect(oneLineOf(stderr)).toBe(
+      'Configuration error: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
+    );
+  });
+
+  it('says in one line that the SQLite file cannot be opened', async () => {
+    const missingFolder = join(mkdtempSync(join(tmpdir(), 'main-test-')), 'file-not-folder');
+    writeFileSync(missingFolder, '');
+    const { code, stderr } = await startWith({ DATABASE_URL: `sqlite:${join(missingFolder, 'api.db')}` });
+    expect(code).toBe(1);
+    expect(oneLineOf(stderr)).toMatch(/^Cannot open the SQLite database .*api\.db: /);
   });
 });

@@ -1,0 +1,50 @@
+// Without SECRETS_KEY, in development, each database gets a key of its own, generated once beside
+// it. A database from before, which used the one `secrets.key` of its folder, takes that key over,
+// so that nothing it holds becomes unreadable.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { developmentKeyFile, loadConfig } from '../../server/config.js';
+
+const configFor = (databaseUrl: string, warnings: string[] = []) =>
+  loadConfig({ NODE_ENV: 'development', DATABASE_URL: databaseUrl }, (message) => warnings.push(message));
+
+describe('the development secrets key', () => {
+  it('is one per database, beside its SQLite file, generated once', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dev-key-'));
+    const warnings: string[] = [];
+    const first = configFor(`sqlite:${join(dir, 'a.db')}`, warnings);
+    const second = configFor(`sqlite:${join(dir, 'b.db')}`, warnings);
+    expect(first.secretsKey.equals(second.secretsKey)).toBe(false);
+    expect(existsSync(join(dir, 'a.db.key'))).toBe(true);
+    expect(statSync(join(dir, 'a.db.key')).mode & 0o777).toBe(0o600);
+    expect(warnings).toEqual([
+      `SECRETS_KEY is not set: generated a development key into ${join(dir, 'a.db.key')}. Set SECRETS_KEY in production.`,
+      `SECRETS_KEY is not set: generated a development key into ${join(dir, 'b.db.key')}. Set SECRETS_KEY in production.`,
+    ]);
+    // Read again, not generated again.
+    expect(configFor(`sqlite:${join(dir, 'a.db')}`).secretsKey.equals(first.secretsKey)).toBe(true);
+  });
+
+  it('of a database that used the shared secrets.key of its folder, is that key', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dev-key-'));
+    const shared = randomBytes(32);
+    writeFileSync(join(dir, 'secrets.key'), `${shared.toString('base64')}\n`);
+    writeFileSync(join(dir, 'old.db'), '');
+    const warnings: string[] = [];
+    expect(configFor(`sqlite:${join(dir, 'old.db')}`, warnings).secretsKey.equals(shared)).toBe(true);
+    expect(readFileSync(join(dir, 'old.db.key'), 'utf8').trim()).toBe(shared.toString('base64'));
+    expect(warnings[0]).toContain(`copied from ${join(dir, 'secrets.key')}`);
+    // A new database of the same folder gets a key of its own.
+    expect(configFor(`sqlite:${join(dir, 'new.db')}`).secretsKey.equals(shared)).toBe(false);
+  });
+
+  it('of a PostgreSQL database is named after its server and database', () => {
+    expect(developmentKeyFile('postgres://u:p@db.internal:5433/api')).toBe(
+      join('data', 'postgres-db.internal-5433-api.key'),
+    );
+    expect(developmentKeyFile('sqlite:./data/api.db')).toBe('./data/api.db.key');
+  });
+});
