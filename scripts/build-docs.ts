@@ -1,7 +1,8 @@
 // Builds dist/docs/index.html with Redocly, then makes it render with no network: the renderer
-// that the page would load from a CDN is the same version Redocly CLI ships, copied beside it.
+// that the page would load from a CDN is the same version Redocly CLI ships, copied beside it,
+// without the Redocly logo it would otherwise fetch from a CDN.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { docsDir as outputDir, projectRoot as root } from '../server/project-root.js';
@@ -11,6 +12,14 @@ const require = createRequire(import.meta.url);
 const cliRoot = dirname(require.resolve('@redocly/cli/package.json'));
 const renderer = join(cliRoot, 'lib', 'chunks', 'redoc.standalone.js');
 const RENDERER_NAME = 'redoc.standalone.js';
+
+// With --if-stale (npm start): nothing to do when the page is newer than everything it is built from.
+const inputs = [join(root, 'openapi.yaml'), join(root, 'scripts', 'build-docs.ts'), renderer];
+const outputs = [outputFile, join(outputDir, RENDERER_NAME)];
+if (process.argv.includes('--if-stale') && outputs.every(existsSync)) {
+  const newestInput = Math.max(...inputs.map((file) => statSync(file).mtimeMs));
+  if (Math.min(...outputs.map((file) => statSync(file).mtimeMs)) > newestInput) process.exit(0);
+}
 
 mkdirSync(outputDir, { recursive: true });
 execFileSync(process.execPath, [join(cliRoot, 'bin', 'cli.js'), 'build-docs', 'openapi.yaml', '-o', outputFile], {
@@ -37,5 +46,13 @@ const remote =
   );
 if (remote) throw new Error(`the page still loads something remote: ${remote[0]}`);
 writeFileSync(outputFile, html);
-copyFileSync(renderer, join(outputDir, RENDERER_NAME));
+// The sidebar's "powered by" logo is an image on Redocly's CDN: an empty image in its place.
+const logoPattern = /https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(-full)?\.svg/g;
+const rendererSource = readFileSync(renderer, 'utf8');
+if (!logoPattern.test(rendererSource))
+  throw new Error(`the renderer ${rendererVersion} no longer has the logo this drops`);
+const withoutLogo = rendererSource.replace(logoPattern, "data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg'/>");
+const cdn = /https:\/\/cdn\.redoc\.ly\/[^`'"\s]*/.exec(withoutLogo);
+if (cdn) throw new Error(`the renderer still loads something from a CDN: ${cdn[0]}`);
+writeFileSync(join(outputDir, RENDERER_NAME), withoutLogo);
 console.log(`docs: ${outputFile} (renderer ${rendererVersion}, served locally)`);

@@ -8,9 +8,12 @@ import { sendError } from './errors.js';
 
 export function docsRouter(dir: string = docsDir): Router {
   const router = Router();
-  // The page is pre-rendered HTML with inline styles and an inline module that hydrates it.
+  // The page is pre-rendered HTML with inline styles and an inline module that hydrates it. Only
+  // these directives: helmet's defaults add upgrade-insecure-requests, which sends the renderer to
+  // https (and a blank page) wherever the docs are opened over plain HTTP under another hostname.
   router.use(
     helmet.contentSecurityPolicy({
+      useDefaults: false,
       directives: {
         defaultSrc: ["'none'"],
         scriptSrc: ["'self'", "'unsafe-inline'"],
@@ -20,6 +23,8 @@ export function docsRouter(dir: string = docsDir): Router {
         connectSrc: ["'self'"],
         workerSrc: ["'self'", 'blob:'],
         frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        objectSrc: ["'none'"],
       },
     }),
   );
