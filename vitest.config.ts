@@ -15,6 +15,8 @@ const postgresSuites = [
 export default defineConfig({
   test: {
     environment: 'node',
+    // The default output, and one line per skipped suite saying why.
+    reporters: ['default', './test/support/skip-reasons-reporter.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     projects: [

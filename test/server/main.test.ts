@@ -238,7 +238,7 @@ describe('npm start, for errors a user can cause', () => {
   });
 
   it.skipIf(!process.env.TEST_POSTGRES_URL)(
-    'says in one line that the PostgreSQL database does not exist, naming it but not the password',
+    `says in one line that the PostgreSQL database does not exist, naming it but not the password${process.env.TEST_POSTGRES_URL ? '' : ' (skipped: TEST_POSTGRES_URL is not set)'}`,
     async () => {
       const url = new URL(process.env.TEST_POSTGRES_URL ?? '');
       url.pathname = '/no_such_database_here';
