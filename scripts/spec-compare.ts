@@ -152,6 +152,51 @@ export async function compareSpecs(beforeDocument: Json, afterDocument: Json): P
   return changes;
 }
 
+// What only documents the contract: readers of the docs see it, generated code and clients do not.
+const DOCUMENTATION_KEYS = new Set(['description', 'summary', 'title', 'example', 'examples', 'externalDocs']);
+// Objects whose keys are names (a property called `description` is a property, not documentation).
+const NAME_MAPS = new Set([
+  'properties',
+  'patternProperties',
+  '$defs',
+  'paths',
+  'schemas',
+  'responses',
+  'parameters',
+  'headers',
+  'securitySchemes',
+  'requestBodies',
+  'links',
+  'callbacks',
+  'content',
+  'variables',
+  'mapping',
+]);
+const isDocumentation = (key: string, parent: string | undefined) =>
+  !NAME_MAPS.has(parent ?? '') && (DOCUMENTATION_KEYS.has(key) || key.startsWith('x-'));
+
+/**
+ * Every documentation-only change between two documents, compared as written ($refs not followed,
+ * so that a shared schema's description is listed once): compatible, listed so that an edit of the
+ * docs is never reported as no change at all.
+ */
+export function documentationChanges(before: unknown, after: unknown, where: string[] = []): Change[] {
+  if (typeof before !== 'object' || before === null || typeof after !== 'object' || after === null) return [];
+  const changes: Change[] = [];
+  const [a, b] = [before as Record<string, unknown>, after as Record<string, unknown>];
+  for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
+    const path = [...where, key];
+    if (!Array.isArray(before) && isDocumentation(key, where.at(-1))) {
+      if (JSON.stringify(a[key]) === JSON.stringify(b[key])) continue;
+      const what = !(key in a) ? 'added' : !(key in b) ? 'removed' : 'changed';
+      changes.push({ breaking: false, where: path.join(' '), what: `documentation ${what}: ${key}` });
+    } else if (key in a && key in b) {
+      changes.push(...documentationChanges(a[key], b[key], path));
+    }
+  }
+  return changes;
+}
+
 export function majorVersion(document: Json): number {
   return Number(String((document.info as Json | undefined)?.version ?? '0').split('.')[0]);
 }
