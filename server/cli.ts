@@ -1,5 +1,6 @@
-// Provisioning against DATABASE_URL: `npm run cli -- <command> [options]`. Every command prints
+// Provisioning against DATABASE_URL: `npm run -s cli -- <command> [options]`. Every command prints
 // one JSON object on stdout. Raw keys are printed once, at creation, and never stored.
+// Exit codes: 0 done, 1 not found or refused (said in one sentence), 2 usage (with the usage).
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config.js';
 import type { KeyKind } from './domain/api-keys.js';
@@ -17,7 +18,7 @@ import { openStore, type Store } from './store/index.js';
 function usage(spec: OpenApiDocument): string {
   const enumOf = (pointer: string) =>
     ((nodeAt(spec, pointer) ?? []) as unknown[]).filter((value) => value !== null).join('|');
-  return `Usage: npm run cli -- <command> [options]
+  return `Usage: npm run -s cli -- <command> [options]       (npm run -s cli -- help <command>)
 
 Commands:
   migrate                         Create or update the database schema.
@@ -35,9 +36,43 @@ Commands:
   seed --demo [--json]            Create a demo workspace with keys, a destination and a preset.
   rotate-secrets-key              Re-encrypt every secret under SECRETS_KEY; values sealed under
                                   SECRETS_KEY_PREVIOUS (comma-separated) are read, then resealed.
+  help [command]                  This text, or one command's.
+
+Every command prints one JSON object on stdout. Exit codes: 0 done; 1 not found or refused (a
+workspace or key that does not exist, input the contract refuses), said in one line on stderr;
+2 a usage error (unknown command or option, a required option missing), with this text.
+-s keeps npm's own banner off stdout, so that the JSON can be piped.
 
 Environment: DATABASE_URL (default sqlite:./data/api.db), SECRETS_KEY, SECRETS_KEY_PREVIOUS.`;
 }
+
+/** One command's lines of the help text: its first line and the lines that continue it. */
+function commandUsage(text: string, command: string): string | undefined {
+  const lines = text.split('\n');
+  const start = lines.findIndex((line) => line.startsWith(`  ${command} `) || line === `  ${command}`);
+  if (start < 0) return undefined;
+  let end = start + 1;
+  while (end < lines.length && /^ {13,}\S/.test(lines[end] ?? '')) end += 1;
+  return `Usage: npm run -s cli -- ${lines.slice(start, end).join('\n').trim()}`;
+}
+
+const COMMANDS = [
+  'migrate',
+  'create-workspace',
+  'list-workspaces',
+  'create-key',
+  'disable-key',
+  'enable-key',
+  'create-destination',
+  'add-preset-version',
+  'record-usage',
+  'seed',
+  'rotate-secrets-key',
+  'help',
+];
+
+/** Something the command names does not exist, or was refused: exit 1, one sentence, no usage. */
+class RefusedError extends Error {}
 
 class UsageError extends Error {}
 
@@ -94,6 +129,11 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+async function requireWorkspace(store: Store, id: string): Promise<void> {
+  if (!(await store.workspaces.exists(id)))
+    throw new RefusedError(`no workspace ${id} (npm run -s cli -- list-workspaces lists them)`);
+}
+
 async function run(
   command: string,
   values: Record<string, unknown>,
@@ -109,6 +149,7 @@ async function run(
     case 'list-workspaces':
       return { workspaces: await store.workspaces.list() };
     case 'create-key': {
+      await requireWorkspace(store, required(values, 'workspace'));
       // Kind and reset are checked against the spec's enums by createKey.
       const kind = (values.kind ?? 'standard') as KeyKind;
       const limitReset = (values['limit-reset'] ?? null) as NewKeyInput['limitReset'];
@@ -133,10 +174,11 @@ async function run(
     case 'enable-key': {
       const hash = required(values, 'hash');
       if (!(await store.keys.setDisabled(hash, command === 'disable-key', now)))
-        throw new UsageError(`no key with hash ${hash}`);
+        throw new RefusedError(`no key with hash ${hash}`);
       return { hash, disabled: command === 'disable-key' };
     }
     case 'create-destination': {
+      await requireWorkspace(store, required(values, 'workspace'));
       const destination = await createDestination(
         store,
         loadDestinationTypeRules(spec),
@@ -158,6 +200,7 @@ async function run(
       return { id: destination.id, type: destination.type, workspace_id: destination.workspace_id };
     }
     case 'add-preset-version': {
+      await requireWorkspace(store, required(values, 'workspace'));
       const version = await addPresetVersion(
         store,
         {
@@ -176,7 +219,9 @@ async function run(
       if (Number.isNaN(at.getTime())) throw new UsageError('--at must be an ISO 8601 timestamp');
       const amount = optionalNumber(values, 'amount');
       if (amount === undefined) throw new UsageError('--amount is required');
-      await recordUsage(store, { keyHash: required(values, 'key-hash'), amount, byok: values.byok === true, at });
+      const keyHash = required(values, 'key-hash');
+      if (!(await store.keys.findByHash(keyHash))) throw new RefusedError(`no key with hash ${keyHash}`);
+      await recordUsage(store, { keyHash, amount, byok: values.byok === true, at });
       return { recorded: amount, byok: values.byok === true, at: at.toISOString() };
     }
     case 'rotate-secrets-key':
@@ -208,10 +253,24 @@ async function main(argv: string[]): Promise<number> {
     console.error(`${(err as Error).message}\n\n${USAGE}`);
     return 2;
   }
-  const [command] = parsed.positionals;
-  if (parsed.values.help || command === undefined) {
-    console.log(USAGE);
-    return command === undefined && !parsed.values.help ? 2 : 0;
+  const [command, topic] = parsed.positionals;
+  if (command === undefined) {
+    console.error(USAGE);
+    return parsed.values.help ? 0 : 2;
+  }
+  if (!COMMANDS.includes(command)) {
+    console.error(`unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
+    return 2;
+  }
+  if (command === 'help' || parsed.values.help) {
+    const about = command === 'help' ? topic : command;
+    const text = about === undefined ? USAGE : commandUsage(USAGE, about);
+    if (text === undefined) {
+      console.error(`unknown command ${JSON.stringify(about)}\n\n${USAGE}`);
+      return 2;
+    }
+    console.log(text);
+    return 0;
   }
   let store: Store;
   try {
@@ -229,6 +288,10 @@ async function main(argv: string[]): Promise<number> {
     if (err instanceof UsageError) {
       console.error(`${err.message}\n\n${USAGE}`);
       return 2;
+    }
+    if (err instanceof RefusedError) {
+      console.error(err.message);
+      return 1;
     }
     if (err instanceof FieldValidationError) {
       console.error(`invalid input: ${err.message}`);

@@ -98,8 +98,8 @@ async function main(): Promise<void> {
   else {
     console.log(
       '\nThe database already has data, so no demo keys are printed (keys are shown only once).\n' +
-        'Find a workspace with `npm run cli -- list-workspaces`, then create a key with\n' +
-        '`npm run cli -- create-key --workspace <id> --name <name> --kind management`.\n',
+        'Find a workspace with `npm run -s cli -- list-workspaces`, then create a key with\n' +
+        '`npm run -s cli -- create-key --workspace <id> --name <name> --kind management`.\n',
     );
   }
   logger.info({ url: baseUrl, startupMs: Math.round(performance.now() - startedAt) }, 'listening');

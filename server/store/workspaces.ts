@@ -10,6 +10,11 @@ export function workspaceStore(db: Kysely<Database>) {
       return row;
     },
 
+    async exists(id: string): Promise<boolean> {
+      const row = await db.selectFrom('workspaces').select('id').where('id', '=', id).executeTakeFirst();
+      return row !== undefined;
+    },
+
     async list(): Promise<WorkspacesTable[]> {
       return db.selectFrom('workspaces').selectAll().orderBy('created_at').execute();
     },
