@@ -45,6 +45,8 @@ export interface AppDeps {
   corsOrigins?: string[];
   /** The per-type config rules of the spec, when the caller has them already. */
   destinationTypes?: ReadonlyMap<DestinationType, DestinationTypeRules>;
+  /** Whether the process is shutting down: /readyz then answers 503, so that balancers move on. */
+  shuttingDown?: () => boolean;
   /** The handlers by operationId; the server's own unless a test gives others. */
   handlers?: Readonly<Record<string, AnyHandler>>;
 }
@@ -127,6 +129,10 @@ export function createApp(deps: AppDeps): Express {
     res.json({ status: 'ok' });
   });
   app.get('/readyz', async (_req, res) => {
+    if (deps.shuttingDown?.()) {
+      sendError(res, 503, 'The server is shutting down.');
+      return;
+    }
     try {
       await store.ping();
       res.json({ status: 'ready' });

@@ -27,6 +27,8 @@ export interface Config {
   /** Origins allowed by CORS; none (CORS off) when empty. */
   corsOrigins: string[];
   http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
+  /** After SIGTERM, how long the server keeps serving (readiness failed) before it stops accepting. */
+  shutdownDelayMs: number;
   /** Response validation against openapi.yaml: on in development and tests, off in production. */
   validateResponses: boolean;
 }
@@ -71,6 +73,14 @@ function parseTrustProxy(value: string | undefined): boolean | number | string {
   if (value === 'true') return true;
   if (/^\d+$/.test(value)) return Number(value);
   return value;
+}
+
+function parseNonNegativeInteger(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0)
+    throw new ConfigError(`${name} must be an integer of 0 or more, got ${JSON.stringify(value)}`);
+  return number;
 }
 
 export function decodeSecretsKey(value: string, source: string): Buffer {
@@ -171,6 +181,7 @@ export function loadConfig(
       requestTimeoutMs: parsePositiveInteger(env.REQUEST_TIMEOUT_MS, 'REQUEST_TIMEOUT_MS', 30_000),
       keepAliveTimeoutMs: parsePositiveInteger(env.KEEP_ALIVE_TIMEOUT_MS, 'KEEP_ALIVE_TIMEOUT_MS', 5_000),
     },
+    shutdownDelayMs: parseNonNegativeInteger(env.SHUTDOWN_DELAY_MS, 'SHUTDOWN_DELAY_MS', 5_000),
     secretsKey: resolveSecretsKey(env, databaseUrl, warn),
     validateResponses: nodeEnv !== 'production',
   };

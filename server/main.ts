@@ -1,5 +1,6 @@
 // Process entry: read the configuration, open and migrate the store, warm the validator, listen,
-// then seed the demo workspace on an empty database and print its keys, and drain on SIGTERM.
+// then seed the demo workspace on an empty database and print its keys; stop on SIGTERM or SIGINT
+// without failing a request (http/shutdown.ts).
 // Listening comes before seeding: a start that fails (a busy port) has shown no key and stored
 // none, so the next start seeds and shows them.
 import pino from 'pino';
@@ -12,6 +13,7 @@ import { systemClock } from './domain/time.js';
 import { describeFailure } from './failure.js';
 import { listen } from './http/http-server.js';
 import { connectRedisRateLimitStores } from './http/rate-limit.js';
+import { gracefulShutdown, type Shutdown } from './http/shutdown.js';
 import { warmUp } from './http/warm-up.js';
 import { bindOperations } from './operations/bind.js';
 import { operationHandlers } from './operations/index.js';
@@ -53,6 +55,7 @@ async function main(): Promise<void> {
 
   const destinationTypes = loadDestinationTypeRules(spec);
   const sharedLimits = config.redisUrl ? await connectRedisRateLimitStores(config.redisUrl) : undefined;
+  let shutdown: Shutdown | undefined;
   const app = createApp({
     store,
     clock: systemClock,
@@ -64,6 +67,7 @@ async function main(): Promise<void> {
     trustProxy: config.trustProxy,
     corsOrigins: config.corsOrigins,
     destinationTypes,
+    shuttingDown: () => shutdown?.started === true,
   });
   await warmUp(app, spec);
 
@@ -72,25 +76,19 @@ async function main(): Promise<void> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down: draining in-flight requests');
-    const force = setTimeout(() => {
-      logger.error('in-flight requests did not finish in time; exiting');
-      process.exit(1);
-    }, SHUTDOWN_GRACE_MS);
-    force.unref();
-    void http.drain().then(async () => {
+  shutdown = gracefulShutdown({
+    http,
+    logger,
+    delayMs: config.shutdownDelayMs,
+    graceMs: SHUTDOWN_GRACE_MS,
+    closeResources: async () => {
       await store.close();
       await sharedLimits?.close();
-      logger.info('stopped');
-      process.exit(0);
-    });
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+    },
+    exit: (code) => process.exit(code),
+  });
+  process.on('SIGTERM', () => shutdown?.signal('SIGTERM'));
+  process.on('SIGINT', () => shutdown?.signal('SIGINT'));
 
   let demo: DemoSeed | undefined;
   if ((await store.workspaces.count()) === 0) demo = await seedDemo(store, destinationTypes, systemClock());

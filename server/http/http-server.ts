@@ -17,6 +17,11 @@ export interface HttpTimeouts {
 export interface HttpServer {
   server: Server;
   /**
+   * Keeps accepting and serving, but every response from now on carries `Connection: close`, and
+   * the keep-alive connections idle now are closed: clients reconnect, elsewhere behind a balancer.
+   */
+  closeKeepAlive(): void;
+  /**
    * Stops accepting connections, answers what arrives on the open ones (with `Connection:
    * close`), closes connections that stay idle past a grace period, and resolves when none is
    * left.
@@ -42,6 +47,10 @@ export async function listen(app: Express, host: string, port: number, timeouts:
 
   return {
     server,
+    closeKeepAlive() {
+      draining = true;
+      server.closeIdleConnections();
+    },
     drain(idleGraceMs = 1000) {
       draining = true;
       return new Promise<void>((resolve) => {

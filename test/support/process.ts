@@ -10,7 +10,8 @@ export function spawnEntry(entry: string, args: string[], env: Record<string, st
   const loader = entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
   return spawn(process.execPath, [...loader, entry, ...args], {
     cwd: projectRoot,
-    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', ...env },
+    // No drain delay on SIGTERM unless a test asks for one: no balancer waits for these servers.
+    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', SHUTDOWN_DELAY_MS: '0', ...env },
   });
 }
 
