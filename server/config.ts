@@ -2,6 +2,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { dirname, join } from 'node:path';
 import { parseDatabaseUrl } from './store/database.js';
 
@@ -72,6 +73,16 @@ function parseTrustProxy(value: string | undefined): boolean | number | string {
   if (value === undefined || value.trim() === '' || value === 'false') return false;
   if (value === 'true') return true;
   if (/^\d+$/.test(value)) return Number(value);
+  const named = new Set(['loopback', 'linklocal', 'uniquelocal']);
+  for (const entry of value.split(',').map((part) => part.trim())) {
+    const [address = '', bits] = entry.split('/');
+    const family = isIP(address);
+    const validBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
+    if (!named.has(entry) && (family === 0 || !validBits))
+      throw new ConfigError(
+        `TRUST_PROXY must be true, false, a number of hops, or addresses and subnets (loopback, 10.0.0.0/8...), got ${JSON.stringify(entry)}`,
+      );
+  }
   return value;
 }
 

@@ -18,9 +18,10 @@ export interface HttpServer {
   server: Server;
   /**
    * Keeps accepting and serving, but every response from now on carries `Connection: close`, and
-   * the keep-alive connections idle now are closed: clients reconnect, elsewhere behind a balancer.
+   * keep-alive connections found idle are closed, once a second: clients reconnect, elsewhere
+   * behind a balancer.
    */
-  closeKeepAlive(): void;
+  closeKeepAlive(idleGraceMs?: number): void;
   /**
    * Stops accepting connections, answers what arrives on the open ones (with `Connection:
    * close`), closes connections that stay idle past a grace period, and resolves when none is
@@ -45,14 +46,20 @@ export async function listen(app: Express, host: string, port: number, timeouts:
   server.listen(port, host);
   await Promise.race([once(server, 'listening'), once(server, 'error').then(([err]) => Promise.reject(err as Error))]);
 
+  // Idle connections are closed once a second, not at once: a client may be sending a request on
+  // one right now, and closing it under that request would reset it. Until then, every answer
+  // carries `Connection: close`, so that clients move off by themselves.
+  let sweeper: NodeJS.Timeout | undefined;
+  const closeKeepAlive = (idleGraceMs: number) => {
+    draining = true;
+    sweeper ??= setInterval(() => server.closeIdleConnections(), idleGraceMs);
+  };
+
   return {
     server,
-    closeKeepAlive() {
-      draining = true;
-      server.closeIdleConnections();
-    },
+    closeKeepAlive: (idleGraceMs = 1000) => closeKeepAlive(idleGraceMs),
     drain(idleGraceMs = 1000) {
-      draining = true;
+      closeKeepAlive(idleGraceMs);
       return new Promise<void>((resolve) => {
         // http.Server#close would also drop idle connections at once, including one whose request
         // is on its way; the plain net close only stops accepting.
@@ -60,7 +67,6 @@ export async function listen(app: Express, host: string, port: number, timeouts:
           clearInterval(sweeper);
           resolve();
         });
-        const sweeper = setInterval(() => server.closeIdleConnections(), idleGraceMs);
       });
     },
   };

@@ -90,5 +90,7 @@ describe('its configuration', () => {
     expect(loadConfig({ ...env, TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ ...env, TRUST_PROXY: '2' }).trustProxy).toBe(2);
     expect(loadConfig({ ...env, TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toBe('loopback, 10.0.0.0/8');
+    expect(() => loadConfig({ ...env, TRUST_PROXY: 'my-proxy' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...env, TRUST_PROXY: '10.0.0.0/99' })).toThrow(ConfigError);
   });
 });
