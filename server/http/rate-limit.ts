@@ -18,7 +18,7 @@ export interface RateLimitOptions {
 }
 
 /** Seconds until the window of `info` ends: at least 1, so that a client never retries at once. */
-function retryAfterSeconds(info: { resetTime?: Date } | undefined, windowMs: number): number {
+export function retryAfterSeconds(info: { resetTime?: Date } | undefined, windowMs: number): number {
   return Math.max(1, Math.ceil(((info?.resetTime?.getTime() ?? Date.now() + windowMs) - Date.now()) / 1000));
 }
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config.js';
+import { retryAfterSeconds } from '../../server/http/rate-limit.js';
 import { call, createWorkspace, startTestServer, type TestServer, type Workspace } from '../support/server.js';
 
 let server: TestServer;
@@ -55,5 +56,19 @@ describe('rate-limit configuration', () => {
     expect(loadConfig({ DATABASE_URL: 'sqlite::memory:' }).rateLimit).toEqual({ windowMs: 60_000, limit: 600 });
     expect(() => loadConfig({ DATABASE_URL: 'sqlite::memory:', RATE_LIMIT_MAX: 'lots' })).toThrow(ConfigError);
     expect(() => loadConfig({ DATABASE_URL: 'sqlite::memory:', RATE_LIMIT_MAX: '0' })).toThrow(ConfigError);
+  });
+});
+
+describe('Retry-After of a 429', () => {
+  it('is never below 1 second, even for a window ending now or already past', () => {
+    const now = Date.now();
+    expect(retryAfterSeconds({ resetTime: new Date(now) }, 60_000)).toBe(1);
+    expect(retryAfterSeconds({ resetTime: new Date(now - 5_000) }, 60_000)).toBe(1);
+    expect(retryAfterSeconds({ resetTime: new Date(now + 200) }, 60_000)).toBe(1);
+  });
+
+  it('is the seconds left in the window, rounded up; the whole window when the store gives no reset time', () => {
+    expect(retryAfterSeconds({ resetTime: new Date(Date.now() + 2_500) }, 60_000)).toBe(3);
+    expect(retryAfterSeconds(undefined, 60_000)).toBe(60);
   });
 });
