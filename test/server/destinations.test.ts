@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigValues } from '../../server/domain/destination-config-rules.js';
 import { createDestination, type NewDestinationInput } from '../../server/provisioning/index.js';
 import { boundaryCases } from '../support/boundaries.js';
@@ -24,14 +24,21 @@ const dataDir = mkdtempSync(join(tmpdir(), 'destinations-test-'));
 const PUBLIC_KEY = 'pk-lf-1234567890abcdEfGh';
 const SECRET_KEY = 'sk-lf-0b7e2f4c9a1d4e6b8c3f5a7d9e1b2c4d';
 const LANGFUSE_CONFIG = { baseUrl: 'https://cloud.langfuse.com', publicKey: PUBLIC_KEY, secretKey: SECRET_KEY };
+const START = '2026-11-18T12:00:00.000Z';
 
 beforeAll(async () => {
   // On SQLite, a database file, so that a test can read what is really at rest.
-  server = await startTestServer(
-    testDatabaseKind === 'sqlite' ? { databaseUrl: `sqlite:${join(dataDir, 'api.db')}` } : {},
-  );
+  server = await startTestServer({
+    now: START,
+    ...(testDatabaseKind === 'sqlite' && { databaseUrl: `sqlite:${join(dataDir, 'api.db')}` }),
+  });
   workspace = await createWorkspace(server.store, server.clock.now());
   otherWorkspace = await createWorkspace(server.store, server.clock.now(), 'Other workspace');
+});
+
+// Tests that move the clock leave it to this: a failing one cannot shift the time of the next.
+afterEach(() => {
+  server.clock.set(START);
 });
 
 afterAll(async () => {
@@ -87,7 +94,6 @@ describe('updateObservabilityDestination', () => {
       created_at: '2026-11-18T12:00:00.000Z',
       updated_at: '2026-11-18T13:00:00.000Z',
     });
-    server.clock.set('2026-11-18T12:00:00.000Z');
   });
 
   it('keeps every field that is omitted', async () => {
@@ -379,7 +385,6 @@ describe('updateObservabilityDestination', () => {
       const changed = await patch(destination.id, { sampling_rate: 0.5 });
       expect(changed.body.data.updated_at).toBe('2026-11-18T14:00:00.000Z');
       expect(changed.headers.get('etag')).not.toBe(etag);
-      server.clock.set('2026-11-18T12:00:00.000Z');
     });
 
     it('a changed-back value still gets a new ETag', async () => {
