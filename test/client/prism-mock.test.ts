@@ -2,8 +2,12 @@
 // server, answering from openapi.yaml and its examples.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createApiClient } from '../../client/index.js';
+import type { components } from '../../generated/api.js';
 import { type Prism, startPrism } from '../support/prism.js';
 import { findOperation } from '../support/spec.js';
+
+type PresetVersionList = components['schemas']['PresetVersionList'];
+
 import { type ContractTarget, describeClientContract } from './contract-suite.js';
 
 let prism: Prism | undefined;
@@ -17,6 +21,15 @@ function exampleOf(operationId: string, parameter: string): string {
   return found.example;
 }
 
+function firstPageExample(): { versions: number[]; total: number } {
+  const ok = findOperation('listPresetVersions').operation.responses['200'] as {
+    content: { 'application/json': { examples: Record<string, { value: PresetVersionList }> } };
+  };
+  const [example] = Object.values(ok.content['application/json'].examples);
+  if (!example) throw new Error('listPresetVersions has no example of a page');
+  return { versions: example.value.data.map((version) => version?.version ?? 0), total: example.value.total_count };
+}
+
 beforeAll(async () => {
   prism = await startPrism(['mock', 'openapi.yaml']);
   target = {
@@ -25,6 +38,8 @@ beforeAll(async () => {
     keyHash: exampleOf('getKey', 'hash'),
     destinationId: exampleOf('updateObservabilityDestination', 'id'),
     presetSlug: exampleOf('listPresetVersions', 'slug'),
+    // The mock answers with the example of the spec, whatever the page asked.
+    firstPageOfTwo: firstPageExample(),
   };
 }, 40_000);
 

@@ -73,6 +73,7 @@ beforeAll(async () => {
     keyHash: workspace.standardKeyHash,
     destinationId: destination.id,
     presetSlug: 'support-agent',
+    firstPageOfTwo: { versions: [1, 2], total: VERSIONS },
   };
 });
 
