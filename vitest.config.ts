@@ -20,7 +20,16 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     projects: [
-      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ['test/postgres/**'] } },
+      {
+        extends: true,
+        test: {
+          name: 'sqlite',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/postgres/**'],
+          // Type-level tests (*.test-d.ts) fail on a type error, as tests of their own.
+          typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+        },
+      },
       {
         extends: true,
         test: {
