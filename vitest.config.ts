@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import SkipReasonsReporter from './test/support/skip-reasons-reporter.js';
 
 // The store and server suites run on SQLite always, and again on PostgreSQL when
 // TEST_POSTGRES_URL names a server where the tests may create and drop databases.
@@ -16,7 +17,7 @@ export default defineConfig({
   test: {
     environment: 'node',
     // The default output, and one line per skipped suite saying why.
-    reporters: ['default', './test/support/skip-reasons-reporter.ts'],
+    reporters: ['default', new SkipReasonsReporter()],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     projects: [

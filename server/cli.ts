@@ -255,7 +255,8 @@ async function main(argv: string[]): Promise<number> {
   }
   const [command, topic] = parsed.positionals;
   if (command === undefined) {
-    console.error(USAGE);
+    if (parsed.values.help) console.log(USAGE);
+    else console.error(USAGE);
     return parsed.values.help ? 0 : 2;
   }
   if (!COMMANDS.includes(command)) {

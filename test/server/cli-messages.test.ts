@@ -91,6 +91,12 @@ describe('cli help', () => {
     },
   );
 
+  it('--help alone prints the usage on stdout', async () => {
+    const { code, stdout } = await cli(['--help']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Usage: npm run -s cli -- <command>/);
+  });
+
   it('help of an unknown command: exit 2', async () => {
     expect((await cli(['help', 'nope'])).code).toBe(2);
   });
