@@ -1,5 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import SkipReasonsReporter from './test/support/skip-reasons-reporter.js';
 
 // The store and server suites run on SQLite always, and again on PostgreSQL when
 // TEST_POSTGRES_URL names a server where the tests may create and drop databases.
@@ -17,7 +16,7 @@ export default defineConfig({
   test: {
     environment: 'node',
     // The default output, and one line per skipped suite saying why.
-    reporters: ['default', new SkipReasonsReporter()],
+    reporters: ['default', './test/support/skip-reasons-reporter.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     projects: [

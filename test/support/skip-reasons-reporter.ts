@@ -2,21 +2,15 @@
 // what did not run is visible without the verbose reporter. A skip gives its reason in its name,
 // as `... (skipped: <reason>)`.
 import { relative } from 'node:path';
-import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import type { Reporter, TestModule } from 'vitest/node';
 
 const SKIPPED = /^(.*) \(skipped: (.*)\)$/;
 
 export default class SkipReasonsReporter implements Reporter {
-  private root = process.cwd();
-
-  onInit(vitest: Vitest): void {
-    this.root = vitest.config.root;
-  }
-
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     const lines = new Set<string>();
     for (const module of testModules) {
-      const file = relative(this.root, module.moduleId);
+      const file = relative(process.cwd(), module.moduleId);
       const skipped = [
         ...[...module.children.allSuites()].filter((suite) => suite.state() === 'skipped'),
         ...module.children.allTests('skipped'),
