@@ -1,6 +1,7 @@
 // createApp(deps): middleware, validation against openapi.yaml, every operation of the spec bound
 // to its handler, and the error handler. No I/O happens at import; everything the app touches is
 // injected.
+import { basename, dirname } from 'node:path';
 import cors from 'cors';
 import express, { type Express } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
@@ -142,7 +143,8 @@ export function createApp(deps: AppDeps): Express {
     }
   });
   app.get('/openapi.yaml', (_req, res) => {
-    res.type('application/yaml').sendFile(specPath);
+    // Relative to its folder: send refuses a path with a dot-folder anywhere in it, the project's own parents included.
+    res.type('application/yaml').sendFile(basename(specPath), { root: dirname(specPath) });
   });
   app.get('/openapi.json', (_req, res) => {
     res.json(spec);

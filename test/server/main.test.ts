@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { copyFileSync, cpSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -122,6 +122,30 @@ describe('npm start', () => {
     expect(stderr.trim().split('\n')).toEqual([
       expect.stringContaining('Configuration error: SECRETS_KEY is required when NODE_ENV=production'),
     ]);
+  });
+});
+
+describe('npm start from a project under a hidden folder', () => {
+  it('serves /openapi.yaml even when a folder above the project starts with a dot', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'hidden-parent-')), '.services', 'api');
+    cpSync(join(projectRoot, 'dist', 'server'), join(dir, 'dist', 'server'), { recursive: true });
+    copyFileSync(join(projectRoot, 'package.json'), join(dir, 'package.json'));
+    copyFileSync(join(projectRoot, 'openapi.yaml'), join(dir, 'openapi.yaml'));
+    symlinkSync(join(projectRoot, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    const env = { ...process.env, NODE_ENV: 'test', SHUTDOWN_DELAY_MS: '0', PORT: '0', HOST: '127.0.0.1' };
+    const child = spawn(process.execPath, ['dist/server/main.js'], {
+      cwd: dir,
+      env: { ...env, DATABASE_URL: `sqlite:${join(dir, 'data', 'api.db')}`, SECRETS_KEY: '' },
+    });
+    try {
+      const output = await waitForOutput(child, /"msg":"listening"[^\n]*\n/);
+      const line = output.split('\n').find((l) => l.includes('"msg":"listening"')) ?? '{}';
+      const response = await fetch(`${(JSON.parse(line) as { url: string }).url}/openapi.yaml`);
+      expect(response.status).toBe(200);
+      expect(await response.text()).toBe(readFileSync(join(projectRoot, 'openapi.yaml'), 'utf8'));
+    } finally {
+      expect(await stop(child)).toBe(0);
+    }
   });
 });
 
