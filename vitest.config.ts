@@ -9,6 +9,7 @@ const postgresSuites = [
   'test/server/errors.test.ts',
   'test/client/server.test.ts',
   'test/conformance/properties.test.ts',
+  'test/conformance/independent-rules.test.ts',
   'test/postgres/**/*.test.ts',
 ];
 
