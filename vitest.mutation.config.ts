@@ -1,0 +1,32 @@
+import { defineConfig } from 'vitest/config';
+
+// The suites a mutation run uses: the ones that run the server's code in the test's own process, on
+// SQLite. Suites that drive a spawned process (the CLI, `npm start`, restarts, Prism, Chromium) or
+// PostgreSQL and Redis are left out: a mutant is switched on inside the test process only, so they
+// could not kill one and would only slow every run.
+export default defineConfig({
+  test: {
+    environment: 'node',
+    include: ['test/**/*.test.ts'],
+    exclude: [
+      'test/postgres/**',
+      'test/docs/**',
+      'test/spec-diff/**',
+      'test/server/main.test.ts',
+      'test/server/cli.test.ts',
+      'test/server/cli-messages.test.ts',
+      'test/hardening/rate-limit-redis.test.ts',
+      'test/hardening/rolling-restart.test.ts',
+      'test/hardening/secrets-rotation.test.ts',
+      'test/hardening/shutdown-and-crash.test.ts',
+      'test/client/package.test.ts',
+      'test/client/prism-mock.test.ts',
+      'test/conformance/prism-proxy.test.ts',
+      'test/contract/skip-reasons-reporter.test.ts',
+    ],
+    // A fixed seed and fewer property runs: the same mutant meets the same requests in every run.
+    env: { TEST_DATABASE: 'sqlite', TEST_REDIS_URL: '', TEST_POSTGRES_URL: '', FC_RUNS: '100', FC_SEED: '20261124' },
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+  },
+});
