@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     environment: 'node',
+    setupFiles: ['test/support/mutation-hook-coverage.ts'],
     include: ['test/**/*.test.ts'],
     exclude: [
       'test/postgres/**',
