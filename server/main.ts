@@ -12,7 +12,7 @@ import { createSecretBox } from './domain/secrets.js';
 import { systemClock } from './domain/time.js';
 import { describeFailure } from './failure.js';
 import { listen } from './http/http-server.js';
-import { connectRedisRateLimitStores } from './http/rate-limit.js';
+import { connectRedisRateLimitStores } from './http/rate-limit-redis.js';
 import { gracefulShutdown, type Shutdown } from './http/shutdown.js';
 import { warmUp } from './http/warm-up.js';
 import { bindOperations } from './operations/bind.js';

@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { CompiledQuery, Kysely, type LogConfig, PostgresDialect, SqliteDialect } from 'kysely';
+import { CompiledQuery, Kysely, type LogConfig, SqliteDialect } from 'kysely';
 import { type BoundQuery, kyselyDriver, type QueryDriver } from './prepared.js';
 import { SqliteBooleanPlugin, toSqliteValue } from './sqlite-boolean-plugin.js';
 import type { Database } from './tables.js';
@@ -20,12 +20,6 @@ export interface DatabaseOptions {
   onPoolError?: (err: Error) => void;
 }
 
-/**
- * Conflicting writes of one row that PostgreSQL tries optimistically before it locks the row: each
- * conflict means another write of it went through, so a few are rare even under contention.
- */
-const OPTIMISTIC_ATTEMPTS = 5;
-
 export function parseDatabaseUrl(url: string): DatabaseLocation {
   if (url.startsWith('sqlite:')) {
     const filename = url.slice('sqlite:'.length);
@@ -36,59 +30,25 @@ export function parseDatabaseUrl(url: string): DatabaseLocation {
   throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got ${url.split(':')[0]}:)`);
 }
 
+export type LogQuery = (sql: string, parameters: readonly unknown[]) => void;
+
 export interface OpenedDatabase {
   db: Kysely<Database>;
   /** Runs queries compiled once straight on the driver (see prepared.ts). */
   driver: QueryDriver;
 }
 
-// PostgreSQL counts (bigint) and numerics come back as strings; the store converts where it reads them.
 export async function openDatabase(location: DatabaseLocation, options: DatabaseOptions = {}): Promise<OpenedDatabase> {
   const { log } = options;
-  const logQuery =
+  const logQuery: LogQuery | undefined =
     typeof log === 'function'
-      ? (sql: string, parameters: readonly unknown[]) =>
+      ? (sql, parameters) =>
           log({ level: 'query', query: CompiledQuery.raw(sql, [...parameters]), queryDurationMillis: 0 })
       : undefined;
   if (location.kind === 'postgres') {
     // Loaded only for PostgreSQL, so that the embedded database starts without it.
-    const { default: pg } = await import('pg');
-    const pool = new pg.Pool({
-      connectionString: location.url,
-      max: options.poolSize ?? 10,
-      connectionTimeoutMillis: options.connectTimeoutMs ?? 1000,
-    });
-    // A connection that drops emits 'error' on its client; with no listener that would crash the
-    // process. The pool listens on idle clients only, so every client gets a listener of its own.
-    const onError = options.onPoolError ?? (() => undefined);
-    pool.on('error', onError);
-    pool.on('connect', (client) => client.on('error', onError));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log && { log }) });
-    // Named statements are parsed and planned once per connection.
-    const names = new Map<string, string>();
-    const run = async <Row>({ sql, parameters, arrays }: BoundQuery<Row>): Promise<Row[]> => {
-      logQuery?.(sql, parameters);
-      let name = names.get(sql);
-      if (name === undefined) {
-        name = `prepared_${names.size + 1}`;
-        names.set(sql, name);
-      }
-      return (await pool.query({ name, text: sql, values: parameters, ...(arrays && { rowMode: 'array' as const }) }))
-        .rows as Row[];
-    };
-    const lockingReadModifyWrite = kyselyDriver(db).readModifyWrite;
-    const driver: QueryDriver = {
-      run,
-      async readModifyWrite(read, decide) {
-        for (let attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
-          const [row] = await run(read.plain);
-          const { result, write } = decide(row);
-          if (!write || (await run(write)).length > 0) return result;
-        }
-        return lockingReadModifyWrite(read, decide);
-      },
-    };
-    return { db, driver };
+    const { openPostgres } = await import('./postgres.js');
+    return openPostgres(location.url, options, logQuery);
   }
   if (location.filename !== ':memory:') mkdirSync(dirname(location.filename), { recursive: true });
   const sqlite = new SqliteDatabase(location.filename);
@@ -110,7 +70,7 @@ function sqliteDriver(
   sqlite: SqliteDatabase.Database,
   prepare: (source: string, arrays?: boolean) => SqliteDatabase.Statement,
   throughKysely: QueryDriver,
-  logQuery?: (sql: string, parameters: readonly unknown[]) => void,
+  logQuery?: LogQuery,
 ): QueryDriver {
   const rowsOf = ({ sql, parameters, arrays = false }: BoundQuery): unknown[] => {
     const values = parameters.map(toSqliteValue);

@@ -1,0 +1,54 @@
+// The PostgreSQL side of openDatabase: a pool, Kysely over it, and a driver of named statements.
+// PostgreSQL counts (bigint) and numerics come back as strings; the store converts where it reads them.
+
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { DatabaseOptions, LogQuery, OpenedDatabase } from './database.js';
+import { type BoundQuery, kyselyDriver, type QueryDriver } from './prepared.js';
+import type { Database } from './tables.js';
+
+/**
+ * Conflicting writes of one row that PostgreSQL tries optimistically before it locks the row: each
+ * conflict means another write of it went through, so a few are rare even under contention.
+ */
+const OPTIMISTIC_ATTEMPTS = 5;
+
+export function openPostgres(url: string, options: DatabaseOptions, logQuery?: LogQuery): OpenedDatabase {
+  const { log } = options;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 1000,
+  });
+  // A connection that drops emits 'error' on its client; with no listener that would crash the
+  // process. The pool listens on idle clients only, so every client gets a listener of its own.
+  const onError = options.onPoolError ?? (() => undefined);
+  pool.on('error', onError);
+  pool.on('connect', (client) => client.on('error', onError));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log && { log }) });
+  // Named statements are parsed and planned once per connection.
+  const names = new Map<string, string>();
+  const run = async <Row>({ sql, parameters, arrays }: BoundQuery<Row>): Promise<Row[]> => {
+    logQuery?.(sql, parameters);
+    let name = names.get(sql);
+    if (name === undefined) {
+      name = `prepared_${names.size + 1}`;
+      names.set(sql, name);
+    }
+    return (await pool.query({ name, text: sql, values: parameters, ...(arrays && { rowMode: 'array' as const }) }))
+      .rows as Row[];
+  };
+  const lockingReadModifyWrite = kyselyDriver(db).readModifyWrite;
+  const driver: QueryDriver = {
+    run,
+    async readModifyWrite(read, decide) {
+      for (let attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
+        const [row] = await run(read.plain);
+        const { result, write } = decide(row);
+        if (!write || (await run(write)).length > 0) return result;
+      }
+      return lockingReadModifyWrite(read, decide);
+    },
+  };
+  return { db, driver };
+}
