@@ -73,8 +73,13 @@ function relativeFiles(result: MutationTestResult): Record<string, FileResult> {
   );
 }
 
-export function summarize(result: MutationTestResult, targets: ScoreTarget[] = TARGETS): ScoreSummary {
-  const files = relativeFiles(result);
+/** `only`: the files to score (all of the report by default); a target with nothing to score is met. */
+export function summarize(
+  result: MutationTestResult,
+  targets: ScoreTarget[] = TARGETS,
+  only: (path: string) => boolean = () => true,
+): ScoreSummary {
+  const files = pick(relativeFiles(result), only);
   const folders = [...new Set(Object.keys(files).map((path) => dirname(path)))].sort();
   const entries = Object.entries(files).sort(([a], [b]) => a.localeCompare(b));
   return {
@@ -86,7 +91,7 @@ export function summarize(result: MutationTestResult, targets: ScoreTarget[] = T
     ),
     targets: targets.map((target) => {
       const line = scoreOf(target.name, pick(files, target.files));
-      return { ...line, minimum: target.minimum, met: line.score >= target.minimum };
+      return { ...line, minimum: target.minimum, met: Number.isNaN(line.score) || line.score >= target.minimum };
     }),
     ignored: entries.flatMap(([path, file]) =>
       file.mutants
@@ -121,7 +126,7 @@ export function formatSummary(summary: ScoreSummary): string {
     '',
     ...summary.targets.map(
       (target) =>
-        `${target.met ? 'met   ' : 'MISSED'} ${target.name}: ${percent(target.score)} (target ${target.minimum}%)`,
+        `${Number.isNaN(target.score) ? 'n/a   ' : target.met ? 'met   ' : 'MISSED'} ${target.name}: ${percent(target.score)} (target ${target.minimum}%)`,
     ),
     '',
     `Equivalent mutants marked in the code (${summary.ignored.length}):`,
@@ -132,17 +137,18 @@ export function formatSummary(summary: ScoreSummary): string {
   ].join('\n');
 }
 
-function main(): number {
+/** Prints the summary of a report; 0 when every target is met, 1 when one is missed, 2 without a report. */
+export function printScore(reportPath: string, only?: (path: string) => boolean): number {
   let result: MutationTestResult;
   try {
-    result = JSON.parse(readFileSync(REPORT_PATH, 'utf8')) as MutationTestResult;
+    result = JSON.parse(readFileSync(reportPath, 'utf8')) as MutationTestResult;
   } catch {
-    console.error(`No mutation report at ${relative(projectRoot, REPORT_PATH)}: run npm run test:mutation first.`);
+    console.error(`No mutation report at ${relative(projectRoot, reportPath)}: run npm run test:mutation first.`);
     return 2;
   }
-  const summary = summarize(result);
+  const summary = summarize(result, TARGETS, only);
   console.log(formatSummary(summary));
   return summary.targets.every((target) => target.met) ? 0 : 1;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) process.exitCode = main();
+if (process.argv[1] === fileURLToPath(import.meta.url)) process.exitCode = printScore(REPORT_PATH);

@@ -86,3 +86,19 @@ describe('mutation score', () => {
     expect(text).toContain('server/domain/masking.ts:11:3 EqualityOperator: the same string either way');
   });
 });
+
+describe('the score of some files only, as a run of a change has', () => {
+  it('scores the files kept, and counts a target with nothing of its own there as not applicable', () => {
+    const summary = summarize(example, TARGETS, (path) => path === 'server/http/auth.ts');
+    expect(summary.folders.map((line) => [line.name, line.score])).toEqual([['server/http', 80]]);
+    expect(summary.targets.map(({ name, score, met }) => [name, score, met])).toEqual([
+      ['overall', 80, false],
+      ['server/domain', Number.NaN, true],
+      ['auth, errors and rate limit', 80, false],
+    ]);
+    expect(summary.survivors.map((survivor) => survivor.where)).toEqual(['server/http/auth.ts:17:3']);
+    const text = formatSummary(summary);
+    expect(text).toContain('n/a    server/domain: n/a (target 90%)');
+    expect(text).toContain('MISSED overall: 80.0% (target 85%)');
+  });
+});

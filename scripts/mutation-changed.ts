@@ -1,0 +1,128 @@
+// npm run test:mutation:changed -- [base-ref] [--budget-minutes <n>]: mutation testing of only the
+// files that mutation testing covers and that changed since a git ref (default: the previous
+// commit), working copy included, within a time budget (default 10 minutes). With the results of an
+// earlier run at hand it is incremental, like npm run test:mutation.
+// Exit codes: 0 the changed files meet the score targets, nothing to mutate, or the run did not fit
+// in the budget (then npm run test:mutation is the check); 1 a target missed or Stryker failed;
+// 2 a bad argument or an unknown ref.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { printScore } from './mutation-score.js';
+
+const USAGE = 'usage: npm run test:mutation:changed -- [ref] [--budget-minutes <n>]';
+// npm runs scripts from the project's folder; everything here is relative to it.
+const projectRoot = process.cwd();
+const CHANGED_REPORT_DIR = join(projectRoot, 'reports', 'mutation-changed');
+
+/** Stryker's `mutate` globs as git pathspecs: `!x` excludes x. */
+export function pathspecsOf(mutate: string[]): string[] {
+  return mutate.map((pattern) =>
+    pattern.startsWith('!') ? `:(exclude,glob)${pattern.slice(1)}` : `:(glob)${pattern}`,
+  );
+}
+
+const git = (args: string[]) =>
+  execFileSync('git', args, { cwd: projectRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+
+function usageError(why: string): never {
+  console.error(`test:mutation:changed: ${why} (${USAGE})`);
+  process.exit(2);
+}
+
+/** Stops the whole process group of a detached child: Stryker and its test runners. */
+function stopGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+function runStryker(configPath: string, budgetMs: number): Promise<'done' | 'failed' | 'over budget'> {
+  const stryker = join(projectRoot, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
+  const child = spawn(process.execPath, [stryker, 'run', configPath], {
+    cwd: projectRoot,
+    stdio: 'inherit',
+    detached: true,
+  });
+  return new Promise((resolve) => {
+    let overBudget = false;
+    const timer = setTimeout(() => {
+      overBudget = true;
+      stopGroup(child.pid ?? 0);
+    }, budgetMs);
+    const stopOnSignal = () => stopGroup(child.pid ?? 0);
+    process.once('SIGINT', stopOnSignal).once('SIGTERM', stopOnSignal);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      process.off('SIGINT', stopOnSignal).off('SIGTERM', stopOnSignal);
+      resolve(overBudget ? 'over budget' : code === 0 ? 'done' : 'failed');
+    });
+  });
+}
+
+async function main(): Promise<number> {
+  let options: { values: { 'budget-minutes'?: string }; positionals: string[] };
+  try {
+    options = parseArgs({ allowPositionals: true, options: { 'budget-minutes': { type: 'string' } } });
+  } catch (err) {
+    // Node's message goes on with advice on positionals that does not apply here.
+    usageError((err as Error).message.split('. To specify')[0] ?? 'bad arguments');
+  }
+  if (options.positionals.length > 1) usageError('one ref at most');
+  const ref = options.positionals[0] ?? 'HEAD~1';
+  const budgetText = options.values['budget-minutes'] ?? '10';
+  const budgetMinutes = Number(budgetText);
+  if (!(budgetMinutes > 0)) usageError(`--budget-minutes must be a number of minutes above 0, got ${budgetText}`);
+  try {
+    git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+  } catch {
+    usageError(`${JSON.stringify(ref)} is not a commit of this repository (a branch, a tag, HEAD~1...)`);
+  }
+
+  const config = JSON.parse(readFileSync(join(projectRoot, 'stryker.config.json'), 'utf8')) as Record<string, unknown>;
+  const files = git(['diff', '--name-only', '--diff-filter=AMR', ref, '--', ...pathspecsOf(config.mutate as string[])])
+    .split('\n')
+    .filter((line) => line !== '');
+  if (files.length === 0) {
+    console.log(`test:mutation:changed: no file that mutation testing covers changed since ${ref}.`);
+    return 0;
+  }
+  console.log(
+    `test:mutation:changed: mutating ${files.length} file(s) changed since ${ref}, within ${budgetMinutes} minutes: ${files.join(', ')}`,
+  );
+
+  rmSync(CHANGED_REPORT_DIR, { recursive: true, force: true });
+  mkdirSync(CHANGED_REPORT_DIR, { recursive: true });
+  const reportPath = join(CHANGED_REPORT_DIR, 'mutation.json');
+  const configPath = join(CHANGED_REPORT_DIR, 'stryker.config.json');
+  writeFileSync(
+    configPath,
+    JSON.stringify({
+      ...config,
+      mutate: files,
+      reporters: ['clear-text', 'progress', 'json', 'html'],
+      jsonReporter: { fileName: relative(projectRoot, reportPath) },
+      htmlReporter: { fileName: relative(projectRoot, join(CHANGED_REPORT_DIR, 'index.html')) },
+    }),
+  );
+
+  const outcome = await runStryker(configPath, budgetMinutes * 60_000);
+  if (outcome === 'over budget') {
+    rmSync(join(projectRoot, String(config.tempDirName ?? '.stryker-tmp')), { recursive: true, force: true });
+    console.log(
+      `test:mutation:changed: the mutants of ${files.length} changed file(s) take longer than ${budgetMinutes} minutes; stopped. Run npm run test:mutation before submitting: it is the check for a change this size.`,
+    );
+    return 0;
+  }
+  if (outcome === 'failed') {
+    console.error('test:mutation:changed: Stryker failed (its output is above).');
+    return 1;
+  }
+  return printScore(reportPath, (path) => files.includes(path));
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) process.exitCode = await main();
