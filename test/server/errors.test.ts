@@ -36,7 +36,12 @@ async function setUp(wrap?: (store: Store) => Store) {
   return { server, workspace, destinationPath: `/api/v1/observability/destinations/${destination.id}` };
 }
 
-function expectEnvelope(response: { status: number; headers: Headers; body: unknown }, status: number) {
+/** `metadata`: exactly what the envelope must carry there (null unless a test says otherwise). */
+function expectEnvelope(
+  response: { status: number; headers: Headers; body: unknown },
+  status: number,
+  metadata: unknown = null,
+) {
   expect(response.status).toBe(status);
   expect(response.headers.get('content-type')).toMatch(/^application\/json/);
   const body = response.body as { error: { code: number; message: string; metadata: unknown } };
@@ -44,7 +49,7 @@ function expectEnvelope(response: { status: number; headers: Headers; body: unkn
   expect(Object.keys(body.error).sort()).toEqual(['code', 'message', 'metadata']);
   expect(body.error.code).toBe(status);
   expect(body.error.message.length).toBeGreaterThan(0);
-  expect(body.error.metadata === null || typeof body.error.metadata === 'object').toBe(true);
+  expect(body.error.metadata).toEqual(metadata);
 }
 
 describe('request errors', () => {
