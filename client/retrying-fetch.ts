@@ -12,11 +12,19 @@ export interface RetryOptions {
 
 const RETRYABLE = new Set([429, 503]);
 
+const DELAY_SECONDS = /^\d+$/;
+// Each form of HTTP date (RFC 9110 §5.6.7) starts with the day's name; Date.parse alone would take
+// '1.5' or '-1' for dates.
+const HTTP_DATE = /^[A-Z][a-z]{2}/;
+
 /** Retry-After is either delay-seconds or an HTTP date (RFC 9110 §10.2.3). */
 export function retryAfterMs(header: string | null, now: number = Date.now()): number | undefined {
-  if (header === null || header.trim() === '') return undefined;
-  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
-  const date = Date.parse(header);
+  if (header === null) return undefined;
+  const value = header.trim();
+  if (DELAY_SECONDS.test(value)) return Number(value) * 1000;
+  if (!HTTP_DATE.test(value)) return undefined;
+  // HTTP dates are in GMT, the asctime form without saying so.
+  const date = Date.parse(value.endsWith(' GMT') ? value : `${value} GMT`);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
