@@ -3,7 +3,7 @@
 
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import type { DatabaseOptions, LogQuery, OpenedDatabase } from './database.js';
+import type { DatabaseOptions, LogQuery, OpenedDatabase } from './connection.js';
 import { type BoundQuery, kyselyDriver, type QueryDriver } from './prepared.js';
 import type { Database } from './tables.js';
 

@@ -1,0 +1,164 @@
+// What binding reads from each operation of the spec (its Express route, the key kinds it accepts,
+// its header parameters), and the exact message of each mismatch that stops the server.
+import { describe, expect, it } from 'vitest';
+import { bindOperations } from '../../server/operations/bind.js';
+import { operationHandlers } from '../../server/operations/index.js';
+import { ContractError, type OpenApiDocument, type OpenApiOperation } from '../../server/spec.js';
+import { spec } from '../support/spec.js';
+
+function specWith(edit: (copy: OpenApiDocument) => void): OpenApiDocument {
+  const copy = structuredClone(spec);
+  edit(copy);
+  return copy;
+}
+
+function getKeyOperation(copy: OpenApiDocument): OpenApiOperation {
+  const operation = copy.paths['/keys/{hash}']?.get;
+  if (!operation) throw new Error('openapi.yaml has no GET /keys/{hash}');
+  return operation;
+}
+
+/** Moves the item of GET /keys/{hash} to another path template. */
+function withKeyPath(template: string): OpenApiDocument {
+  return specWith((copy) => {
+    const item = copy.paths['/keys/{hash}'];
+    delete copy.paths['/keys/{hash}'];
+    if (item) copy.paths[template] = item;
+  });
+}
+
+const mismatch = (problems: string) => `openapi.yaml and server/operations do not match: ${problems}`;
+
+/** The whole message of the ContractError that binding the document throws. */
+function bindingError(document: OpenApiDocument): string {
+  try {
+    bindOperations(document, operationHandlers);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ContractError);
+    return (err as Error).message;
+  }
+  throw new Error('the document was bound without an error');
+}
+
+const bound = (document: OpenApiDocument, operationId: string) =>
+  bindOperations(document, operationHandlers).find((b) => b.operationId === operationId);
+
+describe('binding operations to handlers', () => {
+  it('passes each handler the header parameters its operation declares, and only those', () => {
+    expect(bindOperations(spec, operationHandlers).map((b) => [b.operationId, b.headerParameters])).toEqual([
+      ['getKey', []],
+      ['updateObservabilityDestination', ['If-Match']],
+      ['listPresetVersions', []],
+    ]);
+  });
+
+  it('escapes the characters of a literal path segment that Express routes would read as syntax', () => {
+    expect(bound(withKeyPath('/keys/{hash}:rotate(now)'), 'getKey')?.route).toBe('/keys/:hash\\:rotate\\(now\\)');
+  });
+
+  it.each(['key-hash', '1hash', ''])('refuses the path parameter {%s}, which Express cannot route', (name) => {
+    const template = `/keys/{${name}}`;
+    expect(bindingError(withKeyPath(template))).toBe(
+      mismatch(`operation getKey (GET ${template}): path parameter {${name}} is not a name Express can route`),
+    );
+  });
+
+  it('takes the security requirement of the spec for an operation that states none', () => {
+    const inherited = specWith((copy) => {
+      delete getKeyOperation(copy).security;
+      copy.security = [{ bearerAuth: ['standard'] }];
+    });
+    expect(bound(inherited, 'getKey')?.acceptedKeyKinds).toEqual(['standard']);
+  });
+
+  it('refuses an operation that no security requirement applies to', () => {
+    const unsecured = specWith((copy) => {
+      delete getKeyOperation(copy).security;
+      delete copy.security;
+    });
+    expect(bindingError(unsecured)).toBe(
+      mismatch(
+        'operation getKey (GET /keys/{hash}): no security requirement names a key kind, e.g. bearerAuth: [management]',
+      ),
+    );
+  });
+
+  it('suggests the first key kind of the spec for an operation that names none', () => {
+    const edited = specWith((copy) => {
+      (copy.components.schemas.KeyKind as { enum: string[] }).enum = ['standard', 'management'];
+      getKeyOperation(copy).security = [{ bearerAuth: [] }];
+    });
+    expect(bindingError(edited)).toBe(
+      mismatch(
+        'operation getKey (GET /keys/{hash}): no security requirement names a key kind, e.g. bearerAuth: [standard]',
+      ),
+    );
+  });
+
+  it('suggests a management key when the spec has no KeyKind to take a kind from', () => {
+    const edited = specWith((copy) => {
+      delete copy.components.schemas.KeyKind;
+      for (const item of Object.values(copy.paths)) {
+        for (const operation of [item.get, item.patch]) if (operation) operation.security = [{ bearerAuth: [] }];
+      }
+    });
+    expect(bindingError(edited)).toBe(
+      mismatch(
+        [
+          'operation getKey (GET /keys/{hash}): no security requirement names a key kind, e.g. bearerAuth: [management]',
+          'operation updateObservabilityDestination (PATCH /observability/destinations/{id}): no security requirement names a key kind, e.g. bearerAuth: [management]',
+          'operation listPresetVersions (GET /presets/{slug}/versions): no security requirement names a key kind, e.g. bearerAuth: [management]',
+        ].join('; '),
+      ),
+    );
+  });
+
+  it('names only the key kind that is wrong, not also a missing kind', () => {
+    const edited = specWith((copy) => {
+      getKeyOperation(copy).security = [{ bearerAuth: ['admin'] }];
+    });
+    expect(bindingError(edited)).toBe(
+      mismatch('operation getKey (GET /keys/{hash}): key kind "admin" is not one of KeyKind (management, standard)'),
+    );
+  });
+
+  it('refuses an http scheme that is not bearer, and takes bearer in any case', () => {
+    const basic = specWith((copy) => {
+      copy.components.securitySchemes.basicAuth = { type: 'http', scheme: 'basic' };
+      getKeyOperation(copy).security = [{ basicAuth: ['management'] }];
+    });
+    expect(bindingError(basic)).toBe(
+      mismatch(
+        'operation getKey (GET /keys/{hash}): security scheme basicAuth is not an http bearer scheme of components.securitySchemes',
+      ),
+    );
+    const capitalised = specWith((copy) => {
+      copy.components.securitySchemes.bearerAuth = { type: 'http', scheme: 'Bearer' };
+    });
+    expect(bound(capitalised, 'getKey')?.acceptedKeyKinds).toEqual(['management']);
+  });
+
+  it('refuses an operation without an operationId, naming it by method and path', () => {
+    const edited = specWith((copy) => {
+      const { operationId: _none, ...operation } = getKeyOperation(copy);
+      (copy.paths['/keys/{hash}'] as Record<string, unknown>).delete = operation;
+    });
+    expect(bindingError(edited)).toBe(mismatch('operation (no operationId) (DELETE /keys/{hash}) has no operationId'));
+  });
+
+  it('refuses an empty operationId as none', () => {
+    const edited = specWith((copy) => {
+      (copy.paths['/keys/{hash}'] as Record<string, unknown>).delete = { ...getKeyOperation(copy), operationId: '' };
+    });
+    expect(bindingError(edited)).toBe(mismatch('operation  (DELETE /keys/{hash}) has no operationId'));
+  });
+
+  it('refuses an operationId given to two operations', () => {
+    const edited = specWith((copy) => {
+      (copy.paths['/keys/{hash}'] as Record<string, unknown>).delete = getKeyOperation(copy);
+    });
+    expect(bindingError(edited)).toBe(
+      mismatch('operation getKey (DELETE /keys/{hash}): operationId getKey is used twice'),
+    );
+  });
+});

@@ -1,0 +1,124 @@
+// The request log line by line, on a bare app with only the request log in front: which request id
+// it keeps, which path it writes, at which level each status is logged, and the time it measures.
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import pino from 'pino';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { requestLog } from '../../server/http/request-log.js';
+
+interface LogLine {
+  level: number;
+  msg: string;
+  req: { id: string; method: string; path: string };
+  res: { status: number };
+  responseTime: number;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const lines: LogLine[] = [];
+let server: Server;
+let baseUrl = '';
+/** Run by the route /slow before it answers: how the test moves the clock while a request is served. */
+let whileServing = () => {};
+
+beforeAll(async () => {
+  const logger = pino({ base: undefined, timestamp: false }, { write: (line: string) => lines.push(JSON.parse(line)) });
+  const app = express();
+  app.use(requestLog(logger));
+  app.get('/status/:code', (req, res) => {
+    res.status(Number(req.params.code)).json({});
+  });
+  app.get('/slow', (_req, res) => {
+    whileServing();
+    res.json({});
+  });
+  server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  whileServing = () => {};
+});
+
+/** One request, and the log line it left (the line is written once the answer is sent). */
+async function logged(path: string, headers: Record<string, string> = {}): Promise<{ line: LogLine; id: string }> {
+  const before = lines.length;
+  const response = await fetch(`${baseUrl}${path}`, { headers });
+  await response.arrayBuffer();
+  await vi.waitFor(() => expect(lines.length).toBe(before + 1));
+  return { line: lines[before] as LogLine, id: response.headers.get('x-request-id') ?? '' };
+}
+
+describe('request log lines', () => {
+  it('logs a successful request at info, as its method and status, with the id it echoes', async () => {
+    const { line, id } = await logged('/status/200', { 'x-request-id': 'req-1' });
+    expect(id).toBe('req-1');
+    expect(line).toEqual({
+      level: 30,
+      msg: 'GET 200',
+      req: { id: 'req-1', method: 'GET', path: '/status/200' },
+      res: { status: 200 },
+      responseTime: expect.any(Number),
+    });
+  });
+
+  it('logs a client error at info and a server error at warn, from 500 on', async () => {
+    const levels: Record<number, [number, string]> = {};
+    for (const status of [404, 499, 500, 503]) {
+      const { line } = await logged(`/status/${status}`);
+      levels[status] = [line.level, line.msg];
+    }
+    expect(levels).toEqual({
+      404: [30, 'GET 404'],
+      499: [30, 'GET 499'],
+      500: [40, 'GET 500'],
+      503: [40, 'GET 503'],
+    });
+  });
+
+  it('logs the path without the query string', async () => {
+    const { line } = await logged('/status/200?token=query-secret&limit=2');
+    expect(line.req.path).toBe('/status/200');
+    expect(JSON.stringify(lines)).not.toContain('query-secret');
+  });
+
+  it('keeps a client id of up to 128 letters, digits and . _ : -', async () => {
+    const longest = `${'a'.repeat(120)}.B_9:z-0`;
+    expect(longest).toHaveLength(128);
+    const { line, id } = await logged('/status/200', { 'x-request-id': longest });
+    expect([id, line.req.id]).toEqual([longest, longest]);
+  });
+
+  it('replaces a client id that is too long or holds any other character with a new UUID', async () => {
+    for (const given of ['a'.repeat(129), 'tenant/42', 'two words', 'id;drop']) {
+      const { line, id } = await logged('/status/200', { 'x-request-id': given });
+      expect(id).toMatch(UUID);
+      expect(line.req.id).toBe(id);
+    }
+  });
+
+  it('gives each request without an id a new one', async () => {
+    const first = await logged('/status/200');
+    const second = await logged('/status/200');
+    expect(first.id).toMatch(UUID);
+    expect(second.id).toMatch(UUID);
+    expect(second.id).not.toBe(first.id);
+  });
+
+  it('logs the time from the request to its answer, in whole milliseconds', async () => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+    vi.advanceTimersByTime(5000);
+    whileServing = () => vi.advanceTimersByTime(42.4);
+    const { line } = await logged('/slow');
+    expect(line.responseTime).toBe(42);
+  });
+});

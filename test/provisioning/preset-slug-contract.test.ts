@@ -1,0 +1,114 @@
+// A preset slug is bounded by the slug path parameter of listPresetVersions, read from the spec
+// as it is: wherever that operation stands and whatever parameters come before the slug.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { FieldValidationError } from '../../server/domain/field-errors.js';
+import { createSecretBox } from '../../server/domain/secrets.js';
+import type { OpenApiDocument, OpenApiOperation } from '../../server/spec.js';
+import { openStore, type Store } from '../../server/store/index.js';
+import { createTestDatabase } from '../support/database.js';
+
+const contract = vi.hoisted(() => ({ edit: (_spec: OpenApiDocument): void => undefined }));
+
+vi.mock('../../server/spec.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../server/spec.js')>();
+  return {
+    ...actual,
+    loadSpec: (...args: Parameters<typeof actual.loadSpec>) => {
+      const spec = actual.loadSpec(...args);
+      contract.edit(spec);
+      return spec;
+    },
+  };
+});
+
+const NOW = new Date('2026-11-18T12:00:00.000Z');
+const LIST_PATH = '/presets/{slug}/versions';
+
+let store: Store;
+let workspaceId: string;
+
+beforeAll(async () => {
+  store = await openStore((await createTestDatabase()).url, createSecretBox(randomBytes(32)));
+  workspaceId = (await store.workspaces.create('Presets', NOW)).id;
+});
+
+afterAll(async () => {
+  await store.close();
+});
+
+let FreshFieldValidationError: typeof FieldValidationError;
+
+/** addPresetVersion of fresh modules, which read the spec as `edit` leaves it. */
+async function addPresetVersionUnder(edit: (spec: OpenApiDocument) => void) {
+  contract.edit = edit;
+  vi.resetModules();
+  FreshFieldValidationError = (await import('../../server/domain/field-errors.js')).FieldValidationError;
+  return (await import('../../server/provisioning/index.js')).addPresetVersion;
+}
+
+async function refusal(attempt: Promise<unknown>): Promise<unknown> {
+  const error = await attempt.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(error).toBeInstanceOf(Error);
+  return error instanceof FreshFieldValidationError ? error.errors : (error as Error).message;
+}
+
+function listOperation(spec: OpenApiDocument): OpenApiOperation {
+  const operation = spec.paths[LIST_PATH]?.get;
+  if (!operation) throw new Error(`openapi.yaml has no GET ${LIST_PATH}`);
+  return operation;
+}
+
+/**
+ * listPresetVersions under /workspaces/{workspace}/presets/{slug}/versions, its slug bounded to 20
+ * characters and declared after its query parameters and a workspace id; before it, another
+ * operation whose slug is bounded to 5.
+ */
+function movedListOperation(spec: OpenApiDocument): void {
+  const list = listOperation(spec);
+  const parameters = list.parameters ?? [];
+  const slug = parameters.find((p) => p.name === 'slug');
+  if (!slug) throw new Error('listPresetVersions has no slug parameter');
+  slug.schema = { ...slug.schema, maxLength: 20 };
+  list.parameters = [
+    ...parameters.filter((p) => p !== slug),
+    { name: 'workspace', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
+    slug,
+  ];
+  const { [LIST_PATH]: listItem = {}, ...others } = spec.paths;
+  spec.paths = {
+    ...others,
+    '/presets/{slug}': {
+      get: { ...list, operationId: 'getPreset', parameters: [{ ...slug, schema: { type: 'string', maxLength: 5 } }] },
+    },
+    '/workspaces/{workspace}/presets/{slug}/versions': listItem,
+  };
+}
+
+describe('the slug of a preset version', () => {
+  it('is bounded by the slug parameter of listPresetVersions, wherever the spec declares it', async () => {
+    const addPresetVersion = await addPresetVersionUnder(movedListOperation);
+    const version = { workspaceId, config: { model: 'openai/gpt-4o-mini' }, creatorId: 'user_1' };
+    const added = await addPresetVersion(store, { ...version, slug: 'a'.repeat(20) }, NOW);
+    expect(added.version).toBe(1);
+    expect(await refusal(addPresetVersion(store, { ...version, slug: 'a'.repeat(21) }, NOW))).toEqual([
+      { path: '/slug', message: 'must NOT have more than 20 characters' },
+    ]);
+  });
+
+  it('cannot be checked against a spec whose listPresetVersions has no slug parameter', async () => {
+    const addPresetVersion = await addPresetVersionUnder((spec) => {
+      const list = listOperation(spec);
+      list.parameters = (list.parameters ?? []).filter((p) => p.name !== 'slug');
+    });
+    const attempt = addPresetVersion(
+      store,
+      { workspaceId, slug: 'support-agent', config: { model: 'openai/gpt-4o-mini' }, creatorId: 'user_1' },
+      NOW,
+    );
+    expect(await refusal(attempt)).toBe('openapi.yaml has no slug parameter on listPresetVersions');
+  });
+});

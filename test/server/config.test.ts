@@ -1,0 +1,289 @@
+// The configuration read from the environment: the defaults the README documents, every variable
+// taken as written, and the one-line error a bad value stops the server with.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type Config, ConfigError, developmentKeyFile, loadConfig } from '../../server/config.js';
+
+const key = Buffer.alloc(32, 1);
+const otherKey = Buffer.alloc(32, 2);
+const thirdKey = Buffer.alloc(32, 3);
+
+/** The config of an environment that sets SECRETS_KEY, so that no key file is read or written. */
+function configOf(env: NodeJS.ProcessEnv): Config {
+  return loadConfig({ SECRETS_KEY: key.toString('base64'), ...env }, () => {
+    throw new Error('no warning expected');
+  });
+}
+
+/** The message of the ConfigError that the environment stops the server with. */
+function configErrorOf(env: NodeJS.ProcessEnv): string {
+  try {
+    configOf(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as Error).name).toBe('ConfigError');
+    return (err as Error).message;
+  }
+  throw new Error('the configuration was accepted');
+}
+
+const defaults: Config = {
+  databaseUrl: 'sqlite:./data/api.db',
+  host: '127.0.0.1',
+  port: 3000,
+  nodeEnv: 'development',
+  logLevel: 'info',
+  databasePoolSize: 10,
+  secretsKey: key,
+  previousSecretsKeys: [],
+  rateLimit: { windowMs: 60_000, limit: 600 },
+  authFailureLimit: { windowMs: 60_000, limit: 100 },
+  trustProxy: false,
+  redisUrl: undefined,
+  corsOrigins: [],
+  http: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 },
+  shutdownDelayMs: 5_000,
+  validateResponses: true,
+};
+
+const everyVariable = [
+  'DATABASE_URL',
+  'DATABASE_POOL_SIZE',
+  'HOST',
+  'PORT',
+  'SECRETS_KEY_PREVIOUS',
+  'RATE_LIMIT_MAX',
+  'RATE_LIMIT_WINDOW_MS',
+  'REDIS_URL',
+  'CORS_ORIGINS',
+  'HEADERS_TIMEOUT_MS',
+  'REQUEST_TIMEOUT_MS',
+  'KEEP_ALIVE_TIMEOUT_MS',
+  'NODE_ENV',
+  'LOG_LEVEL',
+  'SHUTDOWN_DELAY_MS',
+  'AUTH_FAILURE_LIMIT',
+  'TRUST_PROXY',
+];
+
+describe('the configuration', () => {
+  it('has the documented defaults when nothing is set', () => {
+    expect(configOf({})).toEqual(defaults);
+  });
+
+  it('takes an empty variable as unset', () => {
+    expect(configOf(Object.fromEntries(everyVariable.map((name) => [name, ''])))).toEqual(defaults);
+  });
+
+  it('takes every variable as written', () => {
+    expect(
+      configOf({
+        DATABASE_URL: 'postgres://api@db.internal:5433/api',
+        DATABASE_POOL_SIZE: '4',
+        HOST: '0.0.0.0',
+        PORT: '8080',
+        SECRETS_KEY_PREVIOUS: `${otherKey.toString('base64')},${thirdKey.toString('base64')}`,
+        RATE_LIMIT_MAX: '50',
+        RATE_LIMIT_WINDOW_MS: '1000',
+        REDIS_URL: 'redis://127.0.0.1:6379',
+        CORS_ORIGINS: 'https://console.example.com',
+        HEADERS_TIMEOUT_MS: '2000',
+        REQUEST_TIMEOUT_MS: '3000',
+        KEEP_ALIVE_TIMEOUT_MS: '4000',
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'warn',
+        SHUTDOWN_DELAY_MS: '0',
+        AUTH_FAILURE_LIMIT: '7',
+        TRUST_PROXY: 'loopback',
+      }),
+    ).toEqual({
+      databaseUrl: 'postgres://api@db.internal:5433/api',
+      host: '0.0.0.0',
+      port: 8080,
+      nodeEnv: 'production',
+      logLevel: 'warn',
+      databasePoolSize: 4,
+      secretsKey: key,
+      previousSecretsKeys: [otherKey, thirdKey],
+      rateLimit: { windowMs: 1000, limit: 50 },
+      authFailureLimit: { windowMs: 60_000, limit: 7 },
+      trustProxy: 'loopback',
+      redisUrl: 'redis://127.0.0.1:6379',
+      corsOrigins: ['https://console.example.com'],
+      http: { headersTimeoutMs: 2000, requestTimeoutMs: 3000, keepAliveTimeoutMs: 4000 },
+      shutdownDelayMs: 0,
+      validateResponses: false,
+    });
+  });
+
+  it('validates responses everywhere but in production', () => {
+    expect(configOf({ NODE_ENV: 'production' }).validateResponses).toBe(false);
+    expect(configOf({ NODE_ENV: 'test' }).validateResponses).toBe(true);
+    expect(configOf({ NODE_ENV: 'development' }).validateResponses).toBe(true);
+  });
+
+  it('reads comma-separated CORS origins, trimmed, skipping empty entries', () => {
+    expect(configOf({ CORS_ORIGINS: ' https://a.example.com , ,https://b.example.com,' }).corsOrigins).toEqual([
+      'https://a.example.com',
+      'https://b.example.com',
+    ]);
+  });
+
+  it('reads comma-separated previous secrets keys, skipping blank entries', () => {
+    const previous = ` ${otherKey.toString('base64')} , ,${thirdKey.toString('base64')},`;
+    expect(configOf({ SECRETS_KEY_PREVIOUS: previous }).previousSecretsKeys).toEqual([otherKey, thirdKey]);
+  });
+
+  it('refuses a database URL of another kind, or a SQLite URL without a path', () => {
+    expect(configErrorOf({ DATABASE_URL: 'mysql://db.internal/api' })).toBe(
+      'DATABASE_URL must start with sqlite: or postgres:// (got mysql:)',
+    );
+    expect(configErrorOf({ DATABASE_URL: 'sqlite:' })).toBe('DATABASE_URL sqlite: needs a path, or :memory:');
+  });
+});
+
+describe('PORT', () => {
+  it('takes 0 (any free port) up to 65535', () => {
+    expect(configOf({ PORT: '0' }).port).toBe(0);
+    expect(configOf({ PORT: '65535' }).port).toBe(65535);
+  });
+
+  it.each(['-1', '65536', '80.5', 'http'])('refuses %s', (value) => {
+    expect(configErrorOf({ PORT: value })).toBe(`PORT must be an integer from 0 to 65535, got "${value}"`);
+  });
+});
+
+describe('the positive integers', () => {
+  it.each<[string, (config: Config) => number]>([
+    ['DATABASE_POOL_SIZE', (config) => config.databasePoolSize],
+    ['RATE_LIMIT_MAX', (config) => config.rateLimit.limit],
+    ['RATE_LIMIT_WINDOW_MS', (config) => config.rateLimit.windowMs],
+    ['AUTH_FAILURE_LIMIT', (config) => config.authFailureLimit.limit],
+    ['HEADERS_TIMEOUT_MS', (config) => config.http.headersTimeoutMs],
+    ['REQUEST_TIMEOUT_MS', (config) => config.http.requestTimeoutMs],
+    ['KEEP_ALIVE_TIMEOUT_MS', (config) => config.http.keepAliveTimeoutMs],
+  ])('%s takes 1 and up, and refuses 0, negatives, fractions and words', (name, read) => {
+    expect(read(configOf({ [name]: '1' }))).toBe(1);
+    expect(read(configOf({ [name]: '250' }))).toBe(250);
+    for (const value of ['0', '-3', '1.5', 'ten']) {
+      expect(configErrorOf({ [name]: value })).toBe(`${name} must be a positive integer, got "${value}"`);
+    }
+  });
+});
+
+describe('SHUTDOWN_DELAY_MS', () => {
+  it('takes 0 for no delay', () => {
+    expect(configOf({ SHUTDOWN_DELAY_MS: '0' }).shutdownDelayMs).toBe(0);
+    expect(configOf({ SHUTDOWN_DELAY_MS: '250' }).shutdownDelayMs).toBe(250);
+  });
+
+  it.each(['-1', '0.5', 'soon'])('refuses %s', (value) => {
+    expect(configErrorOf({ SHUTDOWN_DELAY_MS: value })).toBe(
+      `SHUTDOWN_DELAY_MS must be an integer of 0 or more, got "${value}"`,
+    );
+  });
+});
+
+describe('LOG_LEVEL', () => {
+  it.each(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])('takes %s', (level) => {
+    expect(configOf({ LOG_LEVEL: level }).logLevel).toBe(level);
+  });
+
+  it('refuses any other level, naming the ones it takes', () => {
+    expect(configErrorOf({ LOG_LEVEL: 'loud' })).toBe(
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
+    );
+    expect(configErrorOf({ LOG_LEVEL: 'INFO' })).toBe(
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "INFO"',
+    );
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it.each([
+    ['unset', false, undefined],
+    ['blank', false, '  '],
+    ['false', false, 'false'],
+    ['true', true, 'true'],
+    ['one hop', 1, '1'],
+    ['twelve hops', 12, '12'],
+  ])('%s means %j', (_name, expected, value) => {
+    expect(configOf({ TRUST_PROXY: value }).trustProxy).toBe(expected);
+  });
+
+  it.each([
+    'loopback',
+    'linklocal',
+    'uniquelocal',
+    'loopback, linklocal, uniquelocal',
+    '10.0.0.1',
+    '10.0.0.0/8',
+    '10.0.0.0/32',
+    '192.168.0.0/16, fd00::/8',
+    'fe80::/64',
+    '::1/128',
+  ])('takes the addresses and subnets %s as written', (value) => {
+    expect(configOf({ TRUST_PROXY: value }).trustProxy).toBe(value);
+  });
+
+  it.each([
+    ['proxy.internal', 'proxy.internal'],
+    ['loopback, gateway', 'gateway'],
+    ['10.0.0.0/33', '10.0.0.0/33'],
+    ['fe80::/129', 'fe80::/129'],
+    ['10.0.0.0/', '10.0.0.0/'],
+    ['10.0.0.0/+8', '10.0.0.0/+8'],
+    ['10.0.0.0/8e0', '10.0.0.0/8e0'],
+    ['10.0.0.0/0x8', '10.0.0.0/0x8'],
+    ['10.0.0.1,', ''],
+  ])('refuses %s, naming the entry %s', (value, entry) => {
+    expect(configErrorOf({ TRUST_PROXY: value })).toBe(
+      `TRUST_PROXY must be true, false, a number of hops, or addresses and subnets (loopback, 10.0.0.0/8...), got ${JSON.stringify(entry)}`,
+    );
+  });
+});
+
+describe('SECRETS_KEY', () => {
+  it('is 32 bytes in base64, around which blanks and a newline do not count', () => {
+    expect(configOf({ SECRETS_KEY: ` ${otherKey.toString('base64')}\n` }).secretsKey).toEqual(otherKey);
+  });
+
+  it('refuses a key of another length, saying how many bytes it got', () => {
+    expect(configErrorOf({ SECRETS_KEY: Buffer.alloc(16).toString('base64') })).toBe(
+      'SECRETS_KEY must be 32 bytes encoded in base64 (got 16 bytes)',
+    );
+    expect(configErrorOf({ SECRETS_KEY_PREVIOUS: `${otherKey.toString('base64')},AAAA` })).toBe(
+      'SECRETS_KEY_PREVIOUS must be 32 bytes encoded in base64 (got 3 bytes)',
+    );
+  });
+
+  it('is required in production, even for a database in memory', () => {
+    const message =
+      'SECRETS_KEY is required when NODE_ENV=production (32 random bytes in base64, e.g. `openssl rand -base64 32`).';
+    expect(configErrorOf({ SECRETS_KEY: undefined, NODE_ENV: 'production' })).toBe(message);
+    expect(configErrorOf({ SECRETS_KEY: '', NODE_ENV: 'production', DATABASE_URL: 'sqlite::memory:' })).toBe(message);
+  });
+
+  it('of a database in memory is a fresh one each time, with no key file and no warning', () => {
+    const warnings: string[] = [];
+    const env = { DATABASE_URL: 'sqlite::memory:' };
+    const first = loadConfig(env, (message) => warnings.push(message));
+    const second = loadConfig(env, (message) => warnings.push(message));
+    expect(first.secretsKey.length).toBe(32);
+    expect(second.secretsKey.length).toBe(32);
+    expect(first.secretsKey.equals(second.secretsKey)).toBe(false);
+    expect(warnings).toEqual([]);
+  });
+});
+
+describe('the development key file of a PostgreSQL database', () => {
+  it('names the default port and database when the URL leaves them out', () => {
+    const file = join('data', 'postgres-db.internal-5432-postgres.key');
+    expect(developmentKeyFile('postgres://db.internal')).toBe(file);
+    expect(developmentKeyFile('postgresql://db.internal/')).toBe(file);
+  });
+
+  it('replaces what a file name should not hold with underscores', () => {
+    expect(developmentKeyFile('postgres://[::1]:5433/my%20db')).toBe(join('data', 'postgres-___1_-5433-my_20db.key'));
+  });
+});

@@ -1,0 +1,159 @@
+// The request a handler receives from the server (path, validated query with its defaults, the
+// header parameters its operation declares, body, caller) and how its result becomes the response.
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createApp } from '../../server/app.js';
+import { hashApiKey } from '../../server/domain/api-keys.js';
+import { createSecretBox } from '../../server/domain/secrets.js';
+import { UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
+import type { AnyHandler } from '../../server/operations/bind.js';
+import { listPresetVersions } from '../../server/operations/list-preset-versions.js';
+import type { OperationDeps, OperationRequest } from '../../server/operations/types.js';
+import { openStore, type Store } from '../../server/store/index.js';
+import { createTestDatabase } from '../support/database.js';
+import { createWorkspace, destinationTypes, spec, type Workspace } from '../support/server.js';
+
+const NOW = new Date('2026-11-18T12:00:00.000Z');
+const DESTINATION_ID = '7019b9f2-c5e6-4f46-873e-55a17bb095a3';
+
+let store: Store;
+let workspace: Workspace;
+let baseUrl: string;
+let closeServer: () => Promise<void>;
+let received: unknown[];
+
+/** A handler that keeps the request it gets and answers with the given result. */
+const recording =
+  (result: { status: number; body: unknown; headers?: Record<string, string> }): AnyHandler =>
+  async (request: never) => {
+    received.push(request);
+    return result;
+  };
+
+beforeAll(async () => {
+  store = await openStore((await createTestDatabase()).url, createSecretBox(randomBytes(32)));
+  workspace = await createWorkspace(store, NOW);
+  const app = createApp({
+    store,
+    clock: () => new Date(NOW),
+    logger: pino({ level: 'silent' }),
+    spec,
+    validateResponses: false,
+    rateLimit: UNREACHABLE_RATE_LIMIT,
+    authFailureLimit: UNREACHABLE_RATE_LIMIT,
+    handlers: {
+      getKey: recording({ status: 200, body: { data: 'key' } }),
+      updateObservabilityDestination: recording({
+        status: 200,
+        body: { data: 'destination' },
+        headers: { ETag: '"7"' },
+      }),
+      listPresetVersions: recording({ status: 203, body: { data: [] } }),
+    },
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  closeServer = () => new Promise((resolve) => server.close(() => resolve()));
+});
+
+beforeEach(() => {
+  received = [];
+});
+
+afterAll(async () => {
+  await closeServer();
+  await store.close();
+});
+
+async function callerOf(rawKey: string) {
+  const key = await store.keys.findByHash(hashApiKey(rawKey));
+  return { keyId: key?.id, workspaceId: workspace.id, kind: key?.kind };
+}
+
+async function send(
+  method: string,
+  path: string,
+  key: string,
+  init: { headers?: Record<string, string>; body?: unknown } = {},
+) {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...init.headers },
+    ...(init.body !== undefined && { body: JSON.stringify(init.body) }),
+  });
+  return { status: response.status, etag: response.headers.get('etag'), body: await response.json() };
+}
+
+describe('what a handler receives and answers', () => {
+  it('gives no headers to the handler of an operation that declares none, whatever the request sends', async () => {
+    const response = await send('GET', `/keys/${workspace.standardKeyHash}`, workspace.managementKey, {
+      headers: { 'If-Match': '"1"' },
+    });
+    expect(response).toEqual({ status: 200, etag: null, body: { data: 'key' } });
+    expect(received).toEqual([
+      {
+        path: { hash: workspace.standardKeyHash },
+        query: {},
+        headers: undefined,
+        body: undefined,
+        caller: await callerOf(workspace.managementKey),
+      },
+    ]);
+  });
+
+  it('gives a declared header parameter under its name in the spec, and sets the headers the handler answers with', async () => {
+    const response = await send('PATCH', `/observability/destinations/${DESTINATION_ID}`, workspace.managementKey, {
+      headers: { 'if-match': '"3"' },
+      body: { sampling_rate: 0.5 },
+    });
+    expect(response).toEqual({ status: 200, etag: '"7"', body: { data: 'destination' } });
+    expect(received).toEqual([
+      {
+        path: { id: DESTINATION_ID },
+        query: {},
+        headers: { 'If-Match': '"3"' },
+        body: { sampling_rate: 0.5 },
+        caller: await callerOf(workspace.managementKey),
+      },
+    ]);
+  });
+
+  it('gives an empty set of headers when a declared header parameter is not sent', async () => {
+    await send('PATCH', `/observability/destinations/${DESTINATION_ID}`, workspace.managementKey, { body: {} });
+    expect(received).toEqual([expect.objectContaining({ headers: {}, body: {} })]);
+  });
+
+  it('answers with the status the handler returns, and gives it the query with the defaults of the spec', async () => {
+    const response = await send('GET', '/presets/support-agent/versions?offset=2', workspace.standardKey);
+    expect(response).toEqual({ status: 203, etag: null, body: { data: [] } });
+    expect(received).toEqual([
+      {
+        path: { slug: 'support-agent' },
+        query: { offset: 2, limit: 50 },
+        headers: undefined,
+        body: undefined,
+        caller: await callerOf(workspace.standardKey),
+      },
+    ]);
+  });
+});
+
+describe('listPresetVersions', () => {
+  it('fails, naming the parameter, when called without the limit the validator fills in', async () => {
+    const request = {
+      path: { slug: 'support-agent' },
+      query: {},
+      headers: undefined,
+      body: undefined as never,
+      caller: { keyId: 'key', workspaceId: workspace.id, kind: 'management' },
+    } satisfies OperationRequest<'listPresetVersions'>;
+    const deps: OperationDeps = { store, clock: () => new Date(NOW), destinationTypes };
+    await expect(listPresetVersions(request, deps)).rejects.toThrow(
+      new Error('parameter limit has no value: its default from the spec was not applied'),
+    );
+  });
+});
