@@ -24,6 +24,9 @@ export default defineConfig({
       'test/client/prism-mock.test.ts',
       'test/conformance/prism-proxy.test.ts',
       'test/contract/skip-reasons-reporter.test.ts',
+      // The tests of the mutation scripts: they test scripts/, which is not mutated, and read git,
+      // which a Stryker sandbox is not.
+      'test/mutation/**',
     ],
     // A fixed seed and fewer property runs: the same mutant meets the same requests in every run.
     env: { TEST_DATABASE: 'sqlite', TEST_REDIS_URL: '', TEST_POSTGRES_URL: '', FC_RUNS: '100', FC_SEED: '20261124' },

@@ -6,7 +6,7 @@
 // in the budget (then npm run test:mutation is the check); 1 a target missed or Stryker failed;
 // 2 a bad argument or an unknown ref.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -16,12 +16,29 @@ const USAGE = 'usage: npm run test:mutation:changed -- [ref] [--budget-minutes <
 // npm runs scripts from the project's folder; everything here is relative to it.
 const projectRoot = process.cwd();
 const CHANGED_REPORT_DIR = join(projectRoot, 'reports', 'mutation-changed');
+const CHANGED_TEMP_DIR = '.stryker-tmp-changed';
 
 /** Stryker's `mutate` globs as git pathspecs: `!x` excludes x. */
 export function pathspecsOf(mutate: string[]): string[] {
   return mutate.map((pattern) =>
     pattern.startsWith('!') ? `:(exclude,glob)${pattern.slice(1)}` : `:(glob)${pattern}`,
   );
+}
+
+/**
+ * Stryker's configuration for the changed files: their mutants only, with reports, incremental
+ * results and sandboxes of its own, so that it neither replaces a full run's nor meets one running.
+ */
+export function changedRunConfig(config: Record<string, unknown>, files: string[], reportDir: string) {
+  return {
+    ...config,
+    mutate: files,
+    tempDirName: CHANGED_TEMP_DIR,
+    incrementalFile: join(reportDir, 'incremental.json'),
+    reporters: ['clear-text', 'progress', 'json', 'html'],
+    jsonReporter: { fileName: join(reportDir, 'mutation.json') },
+    htmlReporter: { fileName: join(reportDir, 'index.html') },
+  };
 }
 
 const git = (args: string[]) =>
@@ -97,22 +114,17 @@ async function main(): Promise<number> {
 
   rmSync(CHANGED_REPORT_DIR, { recursive: true, force: true });
   mkdirSync(CHANGED_REPORT_DIR, { recursive: true });
-  const reportPath = join(CHANGED_REPORT_DIR, 'mutation.json');
+  const changedConfig = changedRunConfig(config, files, relative(projectRoot, CHANGED_REPORT_DIR));
+  // The whole tree's incremental results, copied: this run starts from them without replacing them
+  // with the results of a few files.
+  const fullIncremental = join(projectRoot, String(config.incrementalFile ?? 'reports/stryker-incremental.json'));
+  if (existsSync(fullIncremental)) copyFileSync(fullIncremental, join(projectRoot, changedConfig.incrementalFile));
   const configPath = join(CHANGED_REPORT_DIR, 'stryker.config.json');
-  writeFileSync(
-    configPath,
-    JSON.stringify({
-      ...config,
-      mutate: files,
-      reporters: ['clear-text', 'progress', 'json', 'html'],
-      jsonReporter: { fileName: relative(projectRoot, reportPath) },
-      htmlReporter: { fileName: relative(projectRoot, join(CHANGED_REPORT_DIR, 'index.html')) },
-    }),
-  );
+  writeFileSync(configPath, JSON.stringify(changedConfig));
 
   const outcome = await runStryker(configPath, budgetMinutes * 60_000);
   if (outcome === 'over budget') {
-    rmSync(join(projectRoot, String(config.tempDirName ?? '.stryker-tmp')), { recursive: true, force: true });
+    rmSync(join(projectRoot, CHANGED_TEMP_DIR), { recursive: true, force: true });
     console.log(
       `test:mutation:changed: the mutants of ${files.length} changed file(s) take longer than ${budgetMinutes} minutes; stopped. Run npm run test:mutation before submitting: it is the check for a change this size.`,
     );
@@ -122,7 +134,7 @@ async function main(): Promise<number> {
     console.error('test:mutation:changed: Stryker failed (its output is above).');
     return 1;
   }
-  return printScore(reportPath, (path) => files.includes(path));
+  return printScore(join(projectRoot, changedConfig.jsonReporter.fileName), (path) => files.includes(path));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) process.exitCode = await main();

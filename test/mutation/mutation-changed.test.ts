@@ -1,12 +1,12 @@
 // The mutation run of a change: which files it mutates (Stryker's own globs, read by git), and the
 // one line and exit code for a bad argument, an unknown ref or nothing to mutate.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectOutput } from '../../scripts/child-process.js';
-import { pathspecsOf } from '../../scripts/mutation-changed.js';
+import { changedRunConfig, pathspecsOf } from '../../scripts/mutation-changed.js';
 import { projectRoot } from '../support/process.js';
 
 const strykerMutate = [
@@ -38,6 +38,34 @@ describe('the files a mutation run of a change covers', () => {
       expect(selected).not.toContain(excluded);
     }
     expect(selected.filter((file) => file.startsWith('test/') || file.startsWith('client/dist/'))).toEqual([]);
+  });
+});
+
+describe('the Stryker configuration of a run of the changed files', () => {
+  const full = JSON.parse(readFileSync(join(projectRoot, 'stryker.config.json'), 'utf8')) as Record<string, unknown>;
+  const changed: Record<string, unknown> & ReturnType<typeof changedRunConfig> = changedRunConfig(
+    full,
+    ['server/http/auth.ts'],
+    'reports/mutation-changed',
+  );
+
+  it('mutates those files only, with the rest of the full configuration', () => {
+    expect(changed.mutate).toEqual(['server/http/auth.ts']);
+    expect(changed.checkers).toEqual(full.checkers);
+    expect(changed.coverageAnalysis).toBe('perTest');
+    expect(changed.incremental).toBe(true);
+  });
+
+  it("keeps its reports, incremental results and sandboxes apart from a full run's", () => {
+    expect(changed.incrementalFile).toBe('reports/mutation-changed/incremental.json');
+    expect(changed.incrementalFile).not.toBe(full.incrementalFile);
+    expect(changed.jsonReporter.fileName).toBe('reports/mutation-changed/mutation.json');
+    expect(changed.htmlReporter.fileName).toBe('reports/mutation-changed/index.html');
+    expect(changed.tempDirName).not.toBe(full.tempDirName);
+    // Each run leaves the other's sandboxes out of its copy of the project.
+    expect(full.ignorePatterns).toContain('.stryker-tmp*');
+    expect(changed.tempDirName.startsWith('.stryker-tmp')).toBe(true);
+    expect(String(full.tempDirName).startsWith('.stryker-tmp')).toBe(true);
   });
 });
 
