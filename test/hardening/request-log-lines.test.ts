@@ -1,12 +1,8 @@
-// The request log line by line, on a bare app with only the request log in front: which request id
-// it keeps, which path it writes, at which level each status is logged, and the time it measures.
-import { once } from 'node:events';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import express from 'express';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { requestLog } from '../../server/http/request-log.js';
+import { type Listening, listenOnLoopback } from '../support/listen.js';
 
 interface LogLine {
   level: number;
@@ -18,7 +14,7 @@ interface LogLine {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const lines: LogLine[] = [];
-let server: Server;
+let listening: Listening;
 let baseUrl = '';
 /** Run by the route /slow before it answers: how the test moves the clock while a request is served. */
 let whileServing = () => {};
@@ -34,14 +30,12 @@ beforeAll(async () => {
     whileServing();
     res.json({});
   });
-  server = app.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  listening = await listenOnLoopback(app);
+  baseUrl = listening.baseUrl;
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await listening.close();
 });
 
 afterEach(() => {

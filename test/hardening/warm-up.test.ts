@@ -2,8 +2,7 @@
 // path examples and first body example, on a private loopback port closed afterwards; and, on the
 // real app, requests that neither the request log nor the failed-authentication throttle count.
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { connect } from 'node:net';
 import express from 'express';
 import pino from 'pino';
@@ -14,6 +13,7 @@ import { UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
 import { isWarmUpRequest, warmUp } from '../../server/http/warm-up.js';
 import type { OpenApiDocument } from '../../server/spec.js';
 import { openStore } from '../../server/store/index.js';
+import { listenOnLoopback } from '../support/listen.js';
 import { spec } from '../support/server.js';
 
 const ok = { '200': { description: 'OK.' } };
@@ -154,14 +154,12 @@ describe('warm-up', () => {
   it('leaves requests that come afterwards, on another port, for traffic', async () => {
     const { app, received } = recordingApp();
     await warmUp(app, warmUpSpec);
-    const server = app.listen(0, '127.0.0.1');
-    await once(server, 'listening');
+    const listening = await listenOnLoopback(app);
     try {
-      await (await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/things`)).arrayBuffer();
+      await (await fetch(`${listening.baseUrl}/api/things`)).arrayBuffer();
       expect(received.map((r) => r.warmUp)).toEqual([true, true, true, true, true, false]);
     } finally {
-      server.closeAllConnections();
-      server.close();
+      await listening.close();
     }
   });
 
@@ -180,17 +178,15 @@ describe('warm-up', () => {
     });
     await warmUp(app, spec);
     expect(logs).toEqual([]);
-    const server = app.listen(0, '127.0.0.1');
-    await once(server, 'listening');
+    const listening = await listenOnLoopback(app);
     try {
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/presets/none/versions`;
+      const url = `${listening.baseUrl}/api/v1/presets/none/versions`;
       const statuses = [];
       for (let i = 0; i < 3; i++) statuses.push((await fetch(url)).status);
       expect(statuses).toEqual([401, 401, 429]);
       expect(logs.map((line) => line.msg)).toEqual(['GET 401', 'GET 401', 'GET 429']);
     } finally {
-      server.closeAllConnections();
-      server.close();
+      await listening.close();
       await store.close();
     }
   });

@@ -2,14 +2,13 @@
 // answer while shutting down, no automatic ETags, how query strings are read, every failing
 // parameter named in one 400, and the docs' own headers kept to the docs.
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppDeps, createApp } from '../../server/app.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
 import { openStore, type Store } from '../../server/store/index.js';
+import { listenOnLoopback } from '../support/listen.js';
 import { call, createWorkspace, spec, startTestServer, type TestServer, type Workspace } from '../support/server.js';
 
 let store: Store;
@@ -34,13 +33,11 @@ async function serve(deps: Partial<AppDeps>, run: (baseUrl: string) => Promise<v
     authFailureLimit: UNREACHABLE_RATE_LIMIT,
     ...deps,
   });
-  const server = app.listen(0, '127.0.0.1');
-  await once(server, 'listening');
+  const listening = await listenOnLoopback(app);
   try {
-    await run(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    await run(listening.baseUrl);
   } finally {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await listening.close();
   }
 }
 

@@ -1,11 +1,4 @@
-// The published docs at /docs, served from a folder laid out as `npm run docs` builds it (the page
-// and its local renderer) and mounted behind the API's security headers as the app mounts it: the
-// exact Content-Security-Policy a browser gets, the files, and the answers when a file or the whole
-// build is missing.
-import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
@@ -13,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docsRouter } from '../../server/http/docs.js';
 import { notFoundHandler } from '../../server/http/errors.js';
 import { securityHeaders } from '../../server/http/security-headers.js';
+import { type Listening, listenOnLoopback } from '../support/listen.js';
 import { startTestServer } from '../support/server.js';
 
 // Everything the page needs comes from this server, or is inline, or is data built in the page:
@@ -35,7 +29,7 @@ const PAGE = '<!DOCTYPE html><html><body><redoc></redoc><script src="./redoc.sta
 const RENDERER = 'window.Redoc = {};';
 
 let folder = '';
-let server: Server;
+let listening: Listening;
 let baseUrl = '';
 
 beforeAll(async () => {
@@ -49,14 +43,12 @@ beforeAll(async () => {
   app.use('/docs', docsRouter(built));
   app.use('/unbuilt-docs', docsRouter(join(folder, 'not-built')));
   app.use(notFoundHandler);
-  server = app.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  listening = await listenOnLoopback(app);
+  baseUrl = listening.baseUrl;
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await listening.close();
   rmSync(folder, { recursive: true, force: true });
 });
 

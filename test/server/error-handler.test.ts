@@ -1,14 +1,10 @@
-// What the error handler answers to each kind of error a route or middleware can raise: the status
-// and message in the envelope, clipped to the envelope's bounds in openapi.yaml, and what it logs.
-import { once } from 'node:events';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import express from 'express';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type FieldError, FieldValidationError } from '../../server/domain/field-errors.js';
 import { envelopeBounds, errorHandler, HttpError } from '../../server/http/errors.js';
+import { type Listening, listenOnLoopback } from '../support/listen.js';
 import {
   call,
   createWorkspace,
@@ -47,7 +43,7 @@ describe('the envelope bounds', () => {
 let thrown: unknown;
 let handedOn: unknown[] = [];
 const logs: LogEntry[] = [];
-let server: Server;
+let listening: Listening;
 let baseUrl: string;
 
 beforeAll(async () => {
@@ -77,14 +73,12 @@ beforeAll(async () => {
     handedOn.push(err);
     res.end();
   }) satisfies express.ErrorRequestHandler);
-  server = app.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  listening = await listenOnLoopback(app);
+  baseUrl = listening.baseUrl;
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await listening.close();
 });
 
 afterEach(() => {

@@ -1,8 +1,6 @@
 // The request a handler receives from the server (path, validated query with its defaults, the
 // header parameters its operation declares, body, caller) and how its result becomes the response.
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../server/app.js';
@@ -14,6 +12,7 @@ import { listPresetVersions } from '../../server/operations/list-preset-versions
 import type { OperationDeps, OperationRequest } from '../../server/operations/types.js';
 import { openStore, type Store } from '../../server/store/index.js';
 import { createTestDatabase } from '../support/database.js';
+import { listenOnLoopback } from '../support/listen.js';
 import { createWorkspace, destinationTypes, spec, type Workspace } from '../support/server.js';
 
 const NOW = new Date('2026-11-18T12:00:00.000Z');
@@ -54,10 +53,9 @@ beforeAll(async () => {
       listPresetVersions: recording({ status: 203, body: { data: [] } }),
     },
   });
-  const server = app.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
-  closeServer = () => new Promise((resolve) => server.close(() => resolve()));
+  const listening = await listenOnLoopback(app);
+  baseUrl = `${listening.baseUrl}/api/v1`;
+  closeServer = listening.close;
 });
 
 beforeEach(() => {

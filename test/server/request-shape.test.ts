@@ -1,15 +1,10 @@
-// What is checked of a request before the validator runs: a body sent in chunks counts as a body, a
-// missing body is refused whatever the path looks like, only query integers must be written in
-// digits; and how a request finds its operation of the spec (method, base path, literal template).
-import { once } from 'node:events';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operationMatcher } from '../../server/http/operation-matcher.js';
 import { checkRequestShape, matchedOperation, pendingFieldErrors } from '../../server/http/request-shape.js';
 import { createDestination } from '../../server/provisioning/index.js';
 import type { OpenApiDocument } from '../../server/spec.js';
+import { type Listening, listenOnLoopback } from '../support/listen.js';
 import {
   call,
   createWorkspace,
@@ -71,7 +66,7 @@ describe('finding the operation of a request', () => {
 });
 
 describe('query integers, checked before the validator', () => {
-  let server: Server;
+  let listening: Listening;
   let baseUrl = '';
 
   beforeAll(async () => {
@@ -79,14 +74,12 @@ describe('query integers, checked before the validator', () => {
     app.use('/api/v1', checkRequestShape(shapeSpec), (req, res) => {
       res.json({ operation: matchedOperation(req)?.operation.operationId ?? null, errors: pendingFieldErrors(req) });
     });
-    server = app.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    listening = await listenOnLoopback(app);
+    baseUrl = listening.baseUrl;
   });
 
   afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await listening.close();
   });
 
   async function shape(path: string): Promise<unknown> {

@@ -1,9 +1,3 @@
-// Which fields a 400 names, from the validator's verdict on a request: the errors found before the
-// validator ran come first and are not repeated, then the parameters' errors, then the body's,
-// worded from the spec field by field.
-import { once } from 'node:events';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT_BYTES } from '../../server/app.js';
@@ -11,12 +5,13 @@ import type { FieldError } from '../../server/domain/field-errors.js';
 import { checkRequestShape, jsonBody } from '../../server/http/request-shape.js';
 import { requestValidationErrors } from '../../server/http/validation-errors.js';
 import { createSpecAjv } from '../../server/spec.js';
+import { type Listening, listenOnLoopback } from '../support/listen.js';
 import { spec } from '../support/server.js';
 
 // The request goes through the body parser and the shape check as in the server; then, in place of
 // the validator, the test gives the field errors the validator would report.
 let validatorErrors: FieldError[] = [];
-let server: Server;
+let listening: Listening;
 let baseUrl: string;
 
 beforeAll(async () => {
@@ -25,14 +20,12 @@ beforeAll(async () => {
   app.use(jsonBody(BODY_LIMIT_BYTES), checkRequestShape(spec), (req, res) => {
     res.json(explain(req, validatorErrors));
   });
-  server = app.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  listening = await listenOnLoopback(app);
+  baseUrl = listening.baseUrl;
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await listening.close();
 });
 
 async function fieldsNamed(

@@ -1,8 +1,7 @@
 // An app on a fresh in-memory database, served on an ephemeral loopback port, with a clock the
 // test moves and a log the test can read. Every response is validated against openapi.yaml.
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { type AddressInfo, connect } from 'node:net';
+import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { createApp } from '../../server/app.js';
@@ -13,6 +12,7 @@ import { createKey } from '../../server/provisioning/index.js';
 import { loadSpec } from '../../server/spec.js';
 import { openStore, type Store } from '../../server/store/index.js';
 import { createTestDatabase } from './database.js';
+import { listenOnLoopback } from './listen.js';
 
 export const spec = loadSpec();
 export const destinationTypes = loadDestinationTypeRules(spec);
@@ -83,11 +83,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.trustProxy !== undefined && { trustProxy: options.trustProxy }),
     corsOrigins: options.corsOrigins ?? [],
   });
-  const server = app.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenOnLoopback(app);
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: listening.baseUrl,
     databaseUrl: database.url,
     store,
     clock,
@@ -95,8 +93,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     logs,
     serverErrors: () => logs.filter((entry) => entry.level >= 50),
     async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await listening.close();
       await realStore.close();
       await database.drop();
     },
