@@ -80,6 +80,7 @@ interface ValidatorError {
 function isValidatorError(err: unknown): err is ValidatorError {
   return (
     typeof err === 'object' &&
+    // Stryker disable next-line ConditionalExpression: Express never hands null to an error handler (next(null) and a thrown null are no error to it), so err is never null here
     err !== null &&
     typeof (err as ValidatorError).status === 'number' &&
     Array.isArray((err as ValidatorError).errors)
@@ -90,6 +91,7 @@ function isValidatorError(err: unknown): err is ValidatorError {
 function isBodyParserError(err: unknown): err is { type: string; status: number; limit?: number } {
   return (
     typeof err === 'object' &&
+    // Stryker disable next-line ConditionalExpression: Express never hands null to an error handler (next(null) and a thrown null are no error to it), so err is never null here
     err !== null &&
     typeof (err as { type?: unknown }).type === 'string' &&
     typeof (err as { status?: unknown }).status === 'number'
@@ -123,6 +125,7 @@ function toHttpError(err: unknown, req: Request, explain: ValidationErrorsExplai
   if (isBodyParserError(err)) {
     switch (err.type) {
       case 'entity.too.large':
+        // Stryker disable next-line StringLiteral: body-parser gives every entity.too.large error its limit, so the fallback is never used
         return new HttpError(413, `Request body is larger than ${err.limit ?? 'the limit of'} bytes.`);
       case 'entity.parse.failed':
         return new HttpError(400, 'Request body is not valid JSON.');
@@ -157,6 +160,7 @@ function bounded(error: HttpError, bounds: EnvelopeBounds): { message: string; m
     .map((e) => ({ path: clip(e.path, bounds.fieldPath), message: clip(e.message, bounds.fieldMessage) }));
   return {
     message: clip(error.message, bounds.message),
+    // Stryker disable next-line LogicalOperator: errors exists only when metadata does, and with metadata but no errors the spread adds errors: undefined, which JSON leaves out: the same envelope either way
     metadata: metadata && errors ? { ...metadata, errors } : metadata,
   };
 }
