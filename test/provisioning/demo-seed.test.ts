@@ -8,7 +8,7 @@ import { usageWindows } from '../../server/domain/time.js';
 import { type DemoSeed, seedDemo } from '../../server/provisioning/demo.js';
 import { openStore, type Store } from '../../server/store/index.js';
 import { createTestDatabase } from '../support/database.js';
-import { destinationTypes } from '../support/server.js';
+import { destinationTypes, NO_USAGE } from '../support/server.js';
 
 // Wednesday 18 November 2026: the week began on Monday the 16th, the month on the 1st.
 const NOW = new Date('2026-11-18T12:00:00.000Z');
@@ -54,14 +54,7 @@ describe('the demo seed', () => {
       limit: null,
       limit_reset: null,
       include_byok_in_limit: false,
-      usage: 0,
-      usage_daily: 0,
-      usage_weekly: 0,
-      usage_monthly: 0,
-      byok_usage: 0,
-      byok_usage_daily: 0,
-      byok_usage_weekly: 0,
-      byok_usage_monthly: 0,
+      ...NO_USAGE,
       created_at: CREATED_AT,
       updated_at: null,
       expires_at: null,

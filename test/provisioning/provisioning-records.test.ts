@@ -10,7 +10,7 @@ import { usageWindows } from '../../server/domain/time.js';
 import { addPresetVersion, createDestination, createKey, recordUsage } from '../../server/provisioning/index.js';
 import { openStore, type Store } from '../../server/store/index.js';
 import { createTestDatabase } from '../support/database.js';
-import { destinationTypes } from '../support/server.js';
+import { destinationTypes, NO_USAGE } from '../support/server.js';
 
 // Wednesday 18 November 2026: the week began on Monday the 16th.
 const NOW = new Date('2026-11-18T12:00:00.000Z');
@@ -72,14 +72,7 @@ describe('createKey', () => {
       limit: 25.5,
       limit_reset: 'weekly',
       include_byok_in_limit: true,
-      usage: 0,
-      usage_daily: 0,
-      usage_weekly: 0,
-      usage_monthly: 0,
-      byok_usage: 0,
-      byok_usage_daily: 0,
-      byok_usage_weekly: 0,
-      byok_usage_monthly: 0,
+      ...NO_USAGE,
       created_at: '2026-11-18T12:00:00.000Z',
       updated_at: null,
       expires_at: '2026-12-31T23:00:00.000Z',

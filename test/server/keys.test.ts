@@ -1,6 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createKey, type NewKeyInput, recordUsage } from '../../server/provisioning/index.js';
-import { call, createWorkspace, startTestServer, type TestServer, type Workspace } from '../support/server.js';
+import {
+  call,
+  createWorkspace,
+  NO_USAGE,
+  startTestServer,
+  type TestServer,
+  type Workspace,
+} from '../support/server.js';
 
 let server: TestServer;
 let workspace: Workspace;
@@ -68,14 +75,7 @@ describe('getKey', () => {
       limit_remaining: null,
       limit_reset: null,
       include_byok_in_limit: false,
-      usage: 0,
-      usage_daily: 0,
-      usage_weekly: 0,
-      usage_monthly: 0,
-      byok_usage: 0,
-      byok_usage_daily: 0,
-      byok_usage_weekly: 0,
-      byok_usage_monthly: 0,
+      ...NO_USAGE,
       created_at: NOW,
       updated_at: null,
       expires_at: '2027-01-01T00:00:00.000Z',

@@ -17,6 +17,18 @@ import { listenOnLoopback } from './listen.js';
 export const spec = loadSpec();
 export const destinationTypes = loadDestinationTypeRules(spec);
 
+/** The usage figures of a key that has served no request. */
+export const NO_USAGE = {
+  usage: 0,
+  usage_daily: 0,
+  usage_weekly: 0,
+  usage_monthly: 0,
+  byok_usage: 0,
+  byok_usage_daily: 0,
+  byok_usage_weekly: 0,
+  byok_usage_monthly: 0,
+} as const;
+
 export class TestClock {
   constructor(private current: Date) {}
   readonly now = (): Date => new Date(this.current);
