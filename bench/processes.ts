@@ -69,9 +69,14 @@ export function stopServer(started: Started): Promise<void> {
 }
 
 /** Runs a script of the build to its end; resolves with its last line of output. */
-export async function runToEnd(script: string, args: string[], env: Record<string, string>): Promise<string> {
+export async function runToEnd(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  nodeFlags: string[] = [],
+): Promise<string> {
   const { code, stdout, stderr } = await collectOutput(
-    spawn(process.execPath, [script, ...args], { cwd: root, env: { ...process.env, ...env } }),
+    spawn(process.execPath, [...nodeFlags, script, ...args], { cwd: root, env: { ...process.env, ...env } }),
   );
   if (code !== 0) throw new Error(`${script} exited with ${code}: ${stderr}`);
   return stdout.trim().split('\n').pop() ?? '';

@@ -4,7 +4,9 @@
 // reported as ratios; flat cost as data grows; memory; start-up; client overhead. With --ladder,
 // instead: each layer of the server added to bare Express in turn, and what each one costs. Load
 // stays on loopback, bounded in time, count and connections.
-// Usage: npm run bench [-- --quick] [-- --json] [-- --ladder]   BENCH_POSTGRES_URL adds PostgreSQL.
+// With --hostile, instead: every input a client controls flooded (bench/hostile.ts), each against a
+// plain request of the same operation.
+// Usage: npm run bench [-- --quick] [-- --json] [-- --ladder | --hostile]   BENCH_POSTGRES_URL adds PostgreSQL.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -12,6 +14,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { projectRoot } from '../server/project-root.js';
 import type { ClientOverhead } from './client-overhead.js';
+import { BUILD_SCRIPTS, type HostileRow, hostileTable, runHostile, runPastAuthFailureLimit } from './hostile.js';
 import { LADDER } from './ladder-rungs.js';
 import {
   captureBodies,
@@ -42,7 +45,12 @@ import {
 import { median } from './stats.js';
 
 const { values: flags } = parseArgs({
-  options: { quick: { type: 'boolean' }, json: { type: 'boolean' }, ladder: { type: 'boolean' } },
+  options: {
+    quick: { type: 'boolean' },
+    json: { type: 'boolean' },
+    ladder: { type: 'boolean' },
+    hostile: { type: 'boolean' },
+  },
 });
 const quick = flags.quick === true;
 const settings = quick
@@ -176,6 +184,25 @@ async function benchSubject(label: string, databaseUrl: string): Promise<Subject
 }
 
 const startedAt = Date.now();
+if (flags.hostile) {
+  const load = { count: quick ? 300 : 1200, concurrency: 4 };
+  // A row over the target is measured twice more, between plain loads of its own (measureGroup).
+  const options = {
+    scripts: BUILD_SCRIPTS(serverNodeFlags),
+    load,
+    log,
+    suspect: (row: HostileRow) => row.cpuRatio >= 1.5,
+  };
+  const rows = [...(await runHostile(options)), ...(await runPastAuthFailureLimit(options))];
+  const run = { date: new Date().toISOString(), mode: quick ? 'quick' : 'full', load, rows };
+  writeFileSync(join(projectRoot, 'bench', 'hostile.json'), `${JSON.stringify(run, null, 2)}\n`);
+  if (flags.json) console.log(JSON.stringify(run));
+  else
+    console.log(
+      `\n${hostileTable(rows, load.count)}\n\n(${run.mode} run, ${Math.round((Date.now() - startedAt) / 1000)} s; written to bench/hostile.json)`,
+    );
+  process.exit(0);
+}
 const reports = [await benchSubject('sqlite', `sqlite:${join(mkdtempSync(join(tmpdir(), 'bench-db-')), 'api.db')}`)];
 if (process.env.BENCH_POSTGRES_URL) {
   const database = await postgresDatabase(process.env.BENCH_POSTGRES_URL);

@@ -771,7 +771,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The request body is not `application/json`. */
+        /** @description The request body is not sent as `application/json`, or its `Content-Type` has a parameter other than `charset=utf-8`. */
         UnsupportedMediaType: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
@@ -936,6 +936,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description A JSON object, sent as `Content-Type: application/json`. The only parameter the media type takes is `charset=utf-8` (JSON is UTF-8); any other media type, parameter or charset answers 415. */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ObservabilityDestinationUpdate"];

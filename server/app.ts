@@ -3,10 +3,11 @@
 // injected.
 import { basename, dirname } from 'node:path';
 import cors from 'cors';
-import express, { type Express } from 'express';
+import express, { type Express, type Request } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { OpenApiValidatorOpts } from 'express-openapi-validator/dist/framework/types.js';
 import type { Logger } from 'pino';
+import type { KeyKind } from './domain/api-keys.js';
 import {
   type DestinationType,
   type DestinationTypeRules,
@@ -14,14 +15,23 @@ import {
 } from './domain/destination-config-rules.js';
 import type { Clock } from './domain/time.js';
 import { authenticate, requireKeyKind } from './http/auth.js';
+import { checkContentType } from './http/content-type.js';
 import { docsRouter } from './http/docs.js';
 import { envelopeBounds, errorHandler, notFoundHandler, RETRY_AFTER_SECONDS, sendError } from './http/errors.js';
 import { authFailureThrottle, type RateLimitOptions, rateLimitPerKey } from './http/rate-limit.js';
 import { requestLog } from './http/request-log.js';
-import { checkRequestShape, jsonBody, rejectPendingFieldErrors } from './http/request-shape.js';
+import {
+  checkRequestShape,
+  findOperation,
+  forOperations,
+  jsonBody,
+  matchedOperation,
+  rejectPendingFieldErrors,
+} from './http/request-shape.js';
 import { securityHeaders } from './http/security-headers.js';
 import { requestValidationErrors } from './http/validation-errors.js';
-import { type AnyHandler, bindOperations } from './operations/bind.js';
+import { checkWarmUpRequest } from './http/warm-up.js';
+import { type AnyHandler, type BoundOperation, bindOperations } from './operations/bind.js';
 import { operationHandlers } from './operations/index.js';
 import { operationRoute } from './operations/route.js';
 import { apiBasePaths, createSpecAjv, nodeAt, type OpenApiDocument, specOperations, specPath } from './spec.js';
@@ -93,6 +103,15 @@ export function validatorOptions(spec: OpenApiDocument, validateResponses: boole
   };
 }
 
+/** The key kinds that the operation of a request (as findOperation matched it) accepts. */
+export function acceptedKeyKindsOf(operations: readonly BoundOperation[]): (req: Request) => readonly KeyKind[] {
+  const accepted = new Map(operations.map((bound) => [bound.operation, bound.acceptedKeyKinds]));
+  return (req) => {
+    const found = matchedOperation(req);
+    return (found && accepted.get(found.operation)) ?? [];
+  };
+}
+
 export function createApp(deps: AppDeps): Express {
   const { store, clock, logger, spec, validateResponses, rateLimit, authFailureLimit, corsOrigins = [] } = deps;
   // Before anything else: a spec and handlers that do not match stop the server here.
@@ -112,20 +131,26 @@ export function createApp(deps: AppDeps): Express {
 
   // Everything under the spec's server URL goes through one router: one prefix match per request,
   // not one per middleware. It comes first: API requests, the traffic, skip the routes below.
+  // The caller is admitted before the request is read or checked against the spec: a request
+  // without a valid key costs a header check and at most one key lookup (openapi.yaml, "Order of
+  // the checks"). Paths and methods of no operation go straight to the validator's 404 or 405.
   const api = express.Router();
-  api.use(jsonBody(BODY_LIMIT_BYTES), checkRequestShape(spec));
-  api.use(OpenApiValidator.middleware(validatorOptions(spec, validateResponses)), rejectPendingFieldErrors);
-  const authenticateKey = authenticate(store, clock, authFailureThrottle(authFailureLimit));
-  const limitPerKey = rateLimitPerKey(rateLimit);
-  for (const operation of operations) {
-    api[operation.method](
-      operation.route,
-      authenticateKey,
-      limitPerKey,
-      requireKeyKind(operation.acceptedKeyKinds),
-      operationRoute(operation, operationDeps),
-    );
-  }
+  const admitCaller = express.Router();
+  admitCaller.use(
+    authenticate(store, clock, authFailureThrottle(authFailureLimit)),
+    rateLimitPerKey(rateLimit),
+    requireKeyKind(acceptedKeyKindsOf(operations)),
+  );
+  const checkRequest = express.Router();
+  checkRequest.use(
+    checkContentType,
+    forOperations(jsonBody(BODY_LIMIT_BYTES)),
+    checkRequestShape(spec),
+    OpenApiValidator.middleware(validatorOptions(spec, validateResponses)),
+    rejectPendingFieldErrors,
+  );
+  api.use(findOperation(spec), checkWarmUpRequest(checkRequest), forOperations(admitCaller), checkRequest);
+  for (const operation of operations) api[operation.method](operation.route, operationRoute(operation, operationDeps));
   for (const basePath of apiBasePaths(spec)) app.use(basePath, api);
 
   app.get('/healthz', (_req, res) => {

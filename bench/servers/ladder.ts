@@ -11,14 +11,20 @@ import express, { type RequestHandler } from 'express';
 import * as patchedValidator from 'express-openapi-validator';
 import * as releasedValidator from 'express-openapi-validator-released';
 import pino from 'pino';
-import { BODY_LIMIT_BYTES, createApp, validatorOptions } from '../../server/app.js';
+import { acceptedKeyKindsOf, BODY_LIMIT_BYTES, createApp, validatorOptions } from '../../server/app.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { systemClock } from '../../server/domain/time.js';
 import { authenticate, requireKeyKind } from '../../server/http/auth.js';
+import { checkContentType } from '../../server/http/content-type.js';
 import { envelopeBounds, errorHandler } from '../../server/http/errors.js';
 import { authFailureThrottle, rateLimitPerKey, UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
 import { requestLog } from '../../server/http/request-log.js';
-import { checkRequestShape, jsonBody, rejectPendingFieldErrors } from '../../server/http/request-shape.js';
+import {
+  checkRequestShape,
+  findOperation,
+  jsonBody,
+  rejectPendingFieldErrors,
+} from '../../server/http/request-shape.js';
 import { securityHeaders } from '../../server/http/security-headers.js';
 import { requestValidationErrors } from '../../server/http/validation-errors.js';
 import { warmUp } from '../../server/http/warm-up.js';
@@ -59,17 +65,19 @@ function ladderApp(): express.Express {
     app.use(constantAnswer);
     return app;
   }
+  // In the server's order (server/app.ts): the caller admitted, then the request read and checked.
   const api = express.Router();
-  api.use(jsonBody(BODY_LIMIT_BYTES), checkRequestShape(spec));
+  api.use(findOperation(spec));
+  const operations = bindOperations(spec, operationHandlers);
+  if (has('auth')) {
+    api.use(authenticate(store, systemClock, authFailureThrottle(UNREACHABLE_RATE_LIMIT)));
+    if (has('limit')) api.use(rateLimitPerKey(UNREACHABLE_RATE_LIMIT));
+    api.use(requireKeyKind(acceptedKeyKindsOf(operations)));
+  }
+  api.use(checkContentType, jsonBody(BODY_LIMIT_BYTES), checkRequestShape(spec));
   const validator = has('released') ? releasedValidator : has('patched') ? patchedValidator : undefined;
   if (validator) api.use(validator.middleware(validatorOptions(spec, false)), rejectPendingFieldErrors);
-  const layers: RequestHandler[] = [];
-  if (has('auth')) layers.push(authenticate(store, systemClock, authFailureThrottle(UNREACHABLE_RATE_LIMIT)));
-  if (has('limit')) layers.push(rateLimitPerKey(UNREACHABLE_RATE_LIMIT));
-  for (const operation of bindOperations(spec, operationHandlers)) {
-    const kindCheck = has('auth') ? [requireKeyKind(operation.acceptedKeyKinds)] : [];
-    api[operation.method](operation.route, ...layers, ...kindCheck, constantAnswer);
-  }
+  for (const operation of operations) api[operation.method](operation.route, constantAnswer);
   for (const basePath of apiBasePaths(spec)) app.use(basePath, api);
   app.use(
     errorHandler({

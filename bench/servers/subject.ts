@@ -1,6 +1,7 @@
 // The server under test, as in production (request validation on, response validation off, one
 // log line per request, written to /dev/null), on the database seed.ts prepared.
-// Usage: subject.ts <database-url>, with BENCH_SECRETS_KEY (hex, as given to seed.ts) set.
+// Usage: subject.ts <database-url>, with BENCH_SECRETS_KEY (hex, as given to seed.ts) set;
+// BENCH_AUTH_FAILURE_LIMIT, when set, is the failed authentications an address may make per minute.
 import './cpu-probe.js';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
@@ -26,7 +27,9 @@ const app = createApp({
   spec,
   validateResponses: false,
   rateLimit: UNREACHABLE_RATE_LIMIT,
-  authFailureLimit: UNREACHABLE_RATE_LIMIT,
+  authFailureLimit: process.env.BENCH_AUTH_FAILURE_LIMIT
+    ? { windowMs: 60_000, limit: Number(process.env.BENCH_AUTH_FAILURE_LIMIT) }
+    : UNREACHABLE_RATE_LIMIT,
 });
 await warmUp(app, spec);
 const server = app.listen(0, '127.0.0.1');

@@ -50,12 +50,14 @@ export function authenticate(store: Store, clock: Clock, countFailure: CountAuth
   };
 }
 
-/** The key kinds an operation accepts, as the roles of its security requirement in the spec. */
-export function requireKeyKind(accepted: readonly KeyKind[]): RequestHandler {
-  const message = `This operation needs a ${accepted.join(' or ')} key.`;
-  return (_req, res, next) => {
+/** The key kinds the request's operation accepts, as the roles of its security requirement in the spec. */
+export function requireKeyKind(acceptedOf: (req: Request) => readonly KeyKind[]): RequestHandler {
+  return (req, res, next) => {
+    const accepted = acceptedOf(req);
     if (!accepted.includes(res.locals.caller.kind))
-      throw new HttpError(403, message, { accepted_key_kinds: [...accepted] });
+      throw new HttpError(403, `This operation needs a ${accepted.join(' or ')} key.`, {
+        accepted_key_kinds: [...accepted],
+      });
     next();
   };
 }

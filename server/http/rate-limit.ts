@@ -1,6 +1,9 @@
 // With express-rate-limit: requests per calling key and window, with IETF RateLimit headers on
 // every answer; and failed authentications per client address. Past a limit, 429 in the envelope
 // with Retry-After. Counters live in memory, or in Redis when several instances must share them.
+// Their keys are never a value a client picks per request: a key that authenticated, or the
+// connection's address (a header only when TRUST_PROXY names the proxy that sets it); each counter
+// lives one window.
 import type { Request, RequestHandler, Response } from 'express';
 import { rateLimit, type Store } from 'express-rate-limit';
 import { HttpError } from './errors.js';

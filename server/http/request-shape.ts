@@ -1,4 +1,5 @@
-// What the spec says of a request that the validator does not check, checked from the spec before
+// The operation a request is for, found once (findOperation) for the layers that need it; and
+// what the spec says of a request that the validator does not check, checked from the spec before
 // the validator runs:
 // - a query integer is written in digits: the validator coerces with Number(), which also takes
 //   ' 5', '1e2', '0x10' and '5.0';
@@ -13,6 +14,7 @@ import { operationMatcher } from './operation-matcher.js';
 
 const INTEGER_LITERAL = /^-?\d+$/;
 
+// Keyed by the request object: each entry goes with its request, whatever the request holds.
 const emptyBodies = new WeakSet<Request>();
 const matched = new WeakMap<Request, SpecOperation>();
 const pending = new WeakMap<Request, FieldError[]>();
@@ -31,6 +33,16 @@ export function jsonBody(limitBytes: number): RequestHandler {
 /** The operation of the spec that the request is for, as found before the validator ran. */
 export function matchedOperation(req: Request): SpecOperation | undefined {
   return matched.get(req);
+}
+
+/** Finds the operation of the spec a request is for, once, for the layers that need it (matchedOperation). */
+export function findOperation(spec: OpenApiDocument): RequestHandler {
+  const match = operationMatcher(spec);
+  return (req, _res, next) => {
+    const found = match(req.method, req.originalUrl.split('?', 1)[0] ?? '');
+    if (found) matched.set(req, found);
+    next();
+  };
 }
 
 /** Field errors found before the validator ran, for the 400 that names every failing field. */
@@ -63,17 +75,21 @@ function queryIntegers(operation: OpenApiOperation): QueryInteger[] {
   });
 }
 
+/** Runs `handler` for a request that findOperation matched to an operation; others go straight on. */
+export function forOperations(handler: RequestHandler): RequestHandler {
+  return (req, res, next) => (matched.has(req) ? handler(req, res, next) : next());
+}
+
+/** After findOperation and the JSON body parser. */
 export function checkRequestShape(spec: OpenApiDocument): RequestHandler {
-  const match = operationMatcher(spec);
   const integersOf = new Map(specOperations(spec).map(({ operation }) => [operation, queryIntegers(operation)]));
   return (req, _res, next) => {
+    const found = matched.get(req);
+    if (!found) return next();
     const url = req.originalUrl;
     const mark = url.indexOf('?');
     // Stryker disable next-line EqualityOperator,StringLiteral: Node's HTTP parser answers 400 itself to a request target that starts with '?', so mark is never 0; and a query string made up here without '=' or '&' names no parameter of the spec, so the check below finds no value in it
-    const [path, queryString] = mark < 0 ? [url, ''] : [url.slice(0, mark), url.slice(mark + 1)];
-    const found = match(req.method, path);
-    if (!found) return next();
-    matched.set(req, found);
+    const queryString = mark < 0 ? '' : url.slice(mark + 1);
     const { operation } = found;
     if (operation.requestBody?.required && !hasBody(req)) {
       throw new FieldValidationError([{ path: '/body', message: 'is required: send a JSON object' }]);

@@ -1,11 +1,12 @@
 // Before the server takes traffic: one request per operation of the spec, through the real app on
 // a private loopback port, so that the validator has loaded the spec and compiled its request and
-// response validators. Requests carry no key: they pass validation, then stop at authentication.
-// They are not traffic: the request log and the failed-authentication throttle leave them out.
+// response validators. Requests carry no key: they are checked against the spec first (other
+// requests are checked after authentication), then stop at authentication. They are not traffic:
+// the request log and the failed-authentication throttle leave them out.
 import { once } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { Express } from 'express';
+import type { Express, RequestHandler } from 'express';
 import { type OpenApiDocument, type OpenApiParameter, operationPath, specOperations } from '../spec.js';
 
 function exampleRequests(spec: OpenApiDocument): { method: string; path: string; body?: string }[] {
@@ -32,6 +33,11 @@ const warmUpSockets = new WeakSet<Socket>();
 /** Whether a request is one of the warm-up's own, on its private port. */
 export function isWarmUpRequest(req: IncomingMessage): boolean {
   return warmUpSockets.has(req.socket);
+}
+
+/** For a warm-up request only: `checkRequest` first, whose validators it compiles; then on as any request. */
+export function checkWarmUpRequest(checkRequest: RequestHandler): RequestHandler {
+  return (req, res, next) => (isWarmUpRequest(req) ? checkRequest(req, res, next) : next());
 }
 
 export async function warmUp(app: Express, spec: OpenApiDocument): Promise<void> {

@@ -93,6 +93,7 @@ function sqliteDriver(
   };
 }
 
+/** Keyed by SQL text, which varies with the shape of a query, never with a value a client sends; bounded all the same. */
 const STATEMENT_CACHE_SIZE = 256;
 
 /**

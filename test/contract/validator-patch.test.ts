@@ -1,10 +1,17 @@
-// express-openapi-validator 5.6.2 compiles a path-to-regexp matcher for every route it scans, on
-// every request. patches/ applies the route-matcher cache of its upstream pull request #1217 at
-// install; this fails if the patch is missing (drop both once a release includes the fix).
+// express-openapi-validator 5.6.2, patched at install from patches/ (drop each patch once a release
+// includes its fix; README, "Patched dependencies"):
+// 1. it compiles a path-to-regexp matcher for every route it scans, on every request: the
+//    route-matcher cache of upstream pull request #1217;
+// 2. its request and response validators are cached by the request's Content-Type with every
+//    parameter in it, so a client that varies a parameter makes it build and keep new validators
+//    on every request: keyed on the spec's media type instead (patches/README.md has the report).
+// Each test counts what the patched copy does and what the released copy, kept unpatched for the
+// benchmark, does, so that it shows the fix and that it counts the right thing.
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import { dirname } from 'node:path';
 import express from 'express';
 import { describe, expect, it } from 'vitest';
 import { validatorOptions } from '../../server/app.js';
@@ -12,48 +19,95 @@ import { projectRoot } from '../../server/project-root.js';
 import { spec } from '../support/spec.js';
 
 const require = createRequire(import.meta.url);
-type PathToRegexp = { pathToRegexp: (...args: unknown[]) => unknown };
+type Validator = 'express-openapi-validator' | 'express-openapi-validator-released';
 
-/** Counts the matchers compiled through the path-to-regexp that a copy of the validator loads. */
-function countCompilations(validatorPackage: string) {
-  const pathToRegexpModule = require(
-    require.resolve('path-to-regexp', { paths: [require.resolve(validatorPackage)] }),
-  ) as PathToRegexp;
-  const original = pathToRegexpModule.pathToRegexp;
-  const counter = { calls: 0, restore: () => (pathToRegexpModule.pathToRegexp = original) };
-  pathToRegexpModule.pathToRegexp = (...args: unknown[]) => {
+/** Counts the calls of a function of a module, as loaded by a copy of the validator. */
+function countCalls(validator: Validator, module: string, owner: (loaded: never) => object, name: string) {
+  const loaded = require(require.resolve(module, { paths: [require.resolve(validator)] })) as never;
+  const target = owner(loaded) as Record<string, (...args: unknown[]) => unknown>;
+  const original = target[name] as (...args: unknown[]) => unknown;
+  const counter = { calls: 0, restore: () => (target[name] = original) };
+  target[name] = function (this: unknown, ...args: unknown[]) {
     counter.calls += 1;
-    return original(...args);
+    return original.apply(this, args);
   };
   return counter;
 }
 
-/** Compilations while a validated app answers `requests` GETs on the spec's last route. */
-async function compilationsFor(validatorPackage: string, requests: number): Promise<number> {
-  const { middleware } = require(validatorPackage) as typeof import('express-openapi-validator');
+/** An app behind a copy of the validator, answering every request that passes it with the same response. */
+async function validatedApp(validator: Validator, validateResponses: boolean, status: number, body: unknown) {
+  const { middleware } = require(validator) as typeof import('express-openapi-validator');
   const app = express();
   app.set('query parser', 'extended');
-  app.use(middleware(validatorOptions(spec, false)));
-  app.use((_req, res) => void res.json({ data: [], pagination: { offset: 0, limit: 20, total: 0 } }));
+  app.use(express.json({ type: () => true }));
+  app.use(middleware(validatorOptions(spec, validateResponses)));
+  app.use((_req, res) => void res.status(status).json(body));
   app.use((err: { status?: number }, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
     res.status(err.status ?? 500).json({ message: String(err) });
   });
   const server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { base, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+/** Compilations while a validated app answers `requests` GETs on the spec's last route. */
+async function compilationsFor(validator: Validator, requests: number): Promise<number> {
+  const app = await validatedApp(validator, false, 200, { data: [] });
   // The first request loads the spec and compiles the validator's schemas; counted from the second.
-  await (await fetch(`http://127.0.0.1:${port}/api/v1/presets/first/versions`)).arrayBuffer();
-  const counter = countCompilations(validatorPackage);
+  await (await fetch(`${app.base}/api/v1/presets/first/versions`)).arrayBuffer();
+  const counter = countCalls(validator, 'path-to-regexp', (m: object) => m, 'pathToRegexp');
   try {
     for (let i = 0; i < requests; i++) {
-      const response = await fetch(`http://127.0.0.1:${port}/api/v1/presets/preset-${i}/versions?limit=5`);
+      const response = await fetch(`${app.base}/api/v1/presets/preset-${i}/versions?limit=5`);
       await response.arrayBuffer();
       expect(response.status).toBe(200);
     }
     return counter.calls;
   } finally {
     counter.restore();
-    server.close();
+    await app.close();
+  }
+}
+
+/** Request and response validators built while PATCH and GET requests vary a Content-Type parameter. */
+async function validatorsBuiltFor(validator: Validator, requests: number) {
+  // A 404 in the envelope: a response both operations document, so that it passes response validation.
+  const app = await validatedApp(validator, true, 404, { error: { code: 404, message: 'Not found.', metadata: null } });
+  const middlewares = `${dirname(require.resolve(`${validator}/package.json`))}/dist/middlewares`;
+  const requestValidators = countCalls(
+    validator,
+    `${middlewares}/openapi.request.validator.js`,
+    (m: { RequestValidator: { prototype: object } }) => m.RequestValidator.prototype,
+    'buildMiddleware',
+  );
+  const responseValidators = countCalls(
+    validator,
+    `${middlewares}/openapi.response.validator.js`,
+    (m: { ResponseValidator: { prototype: object } }) => m.ResponseValidator.prototype,
+    'buildValidators',
+  );
+  const statuses = new Set<number>();
+  try {
+    for (let i = 0; i < requests; i++) {
+      for (const [method, path] of [
+        ['PATCH', '/api/v1/observability/destinations/7019b9f2-c5e6-4f46-873e-55a17bb095a3'],
+        ['GET', '/api/v1/presets/first/versions'],
+      ] as const) {
+        const response = await fetch(`${app.base}${path}`, {
+          method,
+          headers: { 'content-type': `application/json; charset=utf-8; p=${i}` },
+          ...(method === 'PATCH' && { body: '{"sampling_rate":0.5}' }),
+        });
+        await response.arrayBuffer();
+        statuses.add(response.status);
+      }
+    }
+    return { requestValidators: requestValidators.calls, responseValidators: responseValidators.calls, statuses };
+  } finally {
+    requestValidators.restore();
+    responseValidators.restore();
+    await app.close();
   }
 }
 
@@ -64,21 +118,39 @@ describe('the route-matcher cache patched into express-openapi-validator', () =>
     expect(await compilationsFor('express-openapi-validator', 20)).toBeLessThanOrEqual(routes);
   });
 
-  it('counts what it claims: the released copy, kept unpatched for the benchmark, compiles on every request', async () => {
+  it('counts what it claims: the released copy compiles on every request', async () => {
     // Every request scans the routes up to the last one, compiling each: at least one per request.
     expect(await compilationsFor('express-openapi-validator-released', 20)).toBeGreaterThanOrEqual(20);
   });
+});
 
-  it('is applied at install from patches/, for the version it was written for', () => {
-    const manifest = JSON.parse(readFileSync(`${projectRoot}/package.json`, 'utf8')) as {
+describe('validator caches keyed on the media type of the spec, not on the Content-Type as sent', () => {
+  it('builds one request and one response validator per operation, whatever parameters the requests send', async () => {
+    const built = await validatorsBuiltFor('express-openapi-validator', 20);
+    // Every request passed both validators: they were really used.
+    expect(built).toEqual({ requestValidators: 2, responseValidators: 2, statuses: new Set([404]) });
+  });
+
+  it('counts what it claims: the released copy builds both anew for every new parameter value', async () => {
+    const built = await validatorsBuiltFor('express-openapi-validator-released', 20);
+    expect(built.requestValidators).toBeGreaterThanOrEqual(40);
+    expect(built.responseValidators).toBeGreaterThanOrEqual(40);
+  });
+});
+
+describe('the patches', () => {
+  it('are applied at install from patches/, in order, for the version they were written for', () => {
+    const manifest = require(`${projectRoot}/package.json`) as {
       scripts: Record<string, string>;
       dependencies: Record<string, string>;
     };
     expect(manifest.scripts.postinstall).toBe('patch-package --error-on-fail');
     const installed = require('express-openapi-validator/package.json') as { version: string };
     expect(installed.version).toBe(manifest.dependencies['express-openapi-validator']);
-    expect(readFileSync(`${projectRoot}/patches/express-openapi-validator+${installed.version}.patch`, 'utf8')).toMatch(
-      /routeMatcherCache/,
-    );
+    const patches = readdirSync(`${projectRoot}/patches`).filter((name) => name.endsWith('.patch'));
+    expect(patches.sort()).toEqual([
+      `express-openapi-validator+${installed.version}+001+route-matcher-cache.patch`,
+      `express-openapi-validator+${installed.version}+002+cache-keys-without-client-content-type.patch`,
+    ]);
   });
 });

@@ -62,7 +62,7 @@ describe('a request without a usable key', () => {
 
 describe('the key-kind check', () => {
   it('names every kind the operation accepts, joined by "or", to a key of another kind', () => {
-    const check = requireKeyKind(['management', 'standard']);
+    const check = requireKeyKind(() => ['management', 'standard']);
     const response = { locals: { caller: { keyId: 'k', workspaceId: 'w', kind: 'auditor' as KeyKind } } };
     let thrown: HttpError | undefined;
     try {

@@ -115,14 +115,14 @@ describe('request errors', () => {
       expect(server.serverErrors()).toEqual([]);
     });
 
-    it('is 400 naming /body before authentication, like every malformed request', async () => {
+    it('is not looked at without a key: 401 comes first, as for every request without a valid key', async () => {
       const { server, destinationPath } = await setUp();
       const response = await rawCall(
         server,
         [`PATCH ${destinationPath} HTTP/1.1`, 'Content-Type: application/json'].join('\r\n'),
       );
-      expect(response.status).toBe(400);
-      expect(response.body.error.metadata.errors).toEqual([bodyRequired]);
+      expect(response.status).toBe(401);
+      expect(response.body.error.metadata).toBeNull();
     });
 
     it('is 400, not 500, when the body is only white space', async () => {

@@ -1,7 +1,12 @@
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operationMatcher } from '../../server/http/operation-matcher.js';
-import { checkRequestShape, matchedOperation, pendingFieldErrors } from '../../server/http/request-shape.js';
+import {
+  checkRequestShape,
+  findOperation,
+  matchedOperation,
+  pendingFieldErrors,
+} from '../../server/http/request-shape.js';
 import { createDestination } from '../../server/provisioning/index.js';
 import type { OpenApiDocument } from '../../server/spec.js';
 import { type Listening, listenOnLoopback } from '../support/listen.js';
@@ -71,7 +76,7 @@ describe('query integers, checked before the validator', () => {
 
   beforeAll(async () => {
     const app = express();
-    app.use('/api/v1', checkRequestShape(shapeSpec), (req, res) => {
+    app.use('/api/v1', findOperation(shapeSpec), checkRequestShape(shapeSpec), (req, res) => {
       res.json({ operation: matchedOperation(req)?.operation.operationId ?? null, errors: pendingFieldErrors(req) });
     });
     listening = await listenOnLoopback(app);
@@ -133,8 +138,10 @@ describe('the request shape on the app', () => {
     expect([answer.status, answer.body.data.name]).toEqual([200, 'Chunked']);
   });
 
-  it('refuses a missing body before anything else, on an id of one character too', async () => {
-    const answer = await call(server, 'PATCH', '/api/v1/observability/destinations/x');
+  it('refuses a missing body before the rest of the request is checked, on an id of one character too', async () => {
+    const answer = await call(server, 'PATCH', '/api/v1/observability/destinations/x', {
+      key: workspace.managementKey,
+    });
     expect([answer.status, answer.body]).toEqual([
       400,
       {

@@ -1,0 +1,92 @@
+// The Content-Type of a request body: a media type of the operation's requestBody, with no
+// parameter but charset=utf-8 (openapi.yaml, the PATCH's requestBody and UnsupportedMediaType).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contentTypeProblem } from '../../server/http/content-type.js';
+import { createDestination } from '../../server/provisioning/index.js';
+import {
+  call,
+  createWorkspace,
+  destinationTypes,
+  startTestServer,
+  type TestServer,
+  type Workspace,
+} from '../support/server.js';
+import { findOperation } from '../support/spec.js';
+
+const patch = findOperation('updateObservabilityDestination').operation;
+const MEDIA_TYPE = 'Unsupported media type: send the body as application/json.';
+const PARAMETER =
+  'Unsupported media type parameter: send the body as application/json, with no parameter but charset=utf-8.';
+const CHARSET = 'Unsupported request encoding; send UTF-8 JSON.';
+
+describe('which Content-Type suits a request body', () => {
+  it.each([
+    'application/json',
+    'application/json; charset=utf-8',
+    'Application/JSON; Charset="UTF-8"',
+    'application/json;charset=UTF-8',
+  ])('takes %s', (header) => {
+    expect(contentTypeProblem(patch, header)).toBeUndefined();
+  });
+
+  it.each([
+    ['application/json; p=1', PARAMETER],
+    ['application/json; charset=utf-8; boundary=x', PARAMETER],
+    ['application/json; charset=utf-16', CHARSET],
+    ['application/json; charset=latin1', CHARSET],
+    ['application/merge-patch+json', MEDIA_TYPE],
+    ['text/plain', MEDIA_TYPE],
+    ['application/json; =1', PARAMETER],
+    ['application/json, text/plain', MEDIA_TYPE],
+    ['', MEDIA_TYPE],
+  ])('refuses %j: %s', (header, problem) => {
+    expect(contentTypeProblem(patch, header)).toBe(problem);
+  });
+});
+
+describe('the Content-Type of requests to the server', () => {
+  let server: TestServer;
+  let workspace: Workspace;
+  let destinationPath = '';
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    workspace = await createWorkspace(server.store, server.clock.now());
+    const destination = await createDestination(
+      server.store,
+      destinationTypes,
+      { workspaceId: workspace.id, type: 'otel-collector', config: { endpoint: 'https://otel.example.com' } },
+      server.clock.now(),
+    );
+    destinationPath = `/api/v1/observability/destinations/${destination.id}`;
+  });
+  afterAll(() => server.close());
+
+  const patchWith = (contentType: string, body: unknown) =>
+    call(server, 'PATCH', destinationPath, {
+      key: workspace.managementKey,
+      rawBody: JSON.stringify(body),
+      headers: { 'content-type': contentType },
+    });
+  const samplingRate = async () =>
+    (await server.store.destinations.find(workspace.id, destinationPath.split('/').pop() ?? ''))?.state.sampling_rate;
+
+  it('answers 415 in the envelope to a parameter other than charset, and changes nothing', async () => {
+    const answer = await patchWith('application/json; p=1', { sampling_rate: 0.5 });
+    expect([answer.status, answer.body]).toEqual([415, { error: { code: 415, message: PARAMETER, metadata: null } }]);
+    expect(await samplingRate()).toBe(1);
+  });
+
+  it('takes charset=utf-8 in any case, quoted or not', async () => {
+    expect((await patchWith('application/json; Charset="UTF-8"', { sampling_rate: 0.5 })).status).toBe(200);
+    expect(await samplingRate()).toBe(0.5);
+  });
+
+  it('does not look at the Content-Type of a request to an operation without a body', async () => {
+    const answer = await call(server, 'GET', '/api/v1/presets/none/versions', {
+      key: workspace.managementKey,
+      headers: { 'content-type': 'application/json; p=1' },
+    });
+    expect(answer.status).toBe(404);
+  });
+});
