@@ -112,7 +112,8 @@ const TOKENS: [string, Variation][] = [
 
 /** The variations an operation takes from what it declares: its parameters and its body. */
 function declaredVariations(entry: SpecOperation, at: (values: Record<string, string>, query?: string) => string) {
-  const { parameters = [], requestBody } = entry.operation;
+  const { parameters } = entry;
+  const { requestBody } = entry.operation;
   const variations: [string, Variation][] = [];
   const pathNames = parameters.filter((p) => p.in === 'path').map((p) => p.name);
   if (pathNames.length > 0) {

@@ -73,8 +73,8 @@ function corsOptions(spec: OpenApiDocument, origin: string[]): cors.CorsOptions 
       return Object.keys(resolved.headers ?? {});
     }),
   );
-  const headerParameters = operations.flatMap(({ operation }) =>
-    (operation.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name),
+  const headerParameters = operations.flatMap(({ parameters }) =>
+    parameters.filter((p) => p.in === 'header').map((p) => p.name),
   );
   return {
     origin,

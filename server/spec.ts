@@ -19,9 +19,13 @@ export interface OpenApiParameter {
   schema: JsonObject;
 }
 
+/** A parameter as written: in place, or a `$ref` to one (components.parameters). */
+export type OpenApiParameterOrRef = OpenApiParameter | { $ref: string };
+
 export interface OpenApiOperation {
   operationId: string;
-  parameters?: OpenApiParameter[];
+  /** As written; `SpecOperation.parameters` has them with the path item's, `$ref`s followed. */
+  parameters?: OpenApiParameterOrRef[];
   requestBody?: { required?: boolean; content: Record<string, { schema: JsonObject }> };
   responses: Record<string, JsonObject>;
   security?: Record<string, string[]>[];
@@ -33,9 +37,10 @@ export interface OpenApiDocument {
   openapi: string;
   info: { title: string; version: string };
   servers: { url: string }[];
-  paths: Record<string, Record<string, OpenApiOperation>>;
+  paths: Record<string, OpenApiPathItem>;
   components: {
     schemas: Record<string, JsonObject>;
+    parameters?: Record<string, OpenApiParameterOrRef>;
     responses: Record<string, JsonObject>;
     securitySchemes: Record<string, JsonObject>;
   };
@@ -111,12 +116,48 @@ export function compileComponent(ajv: Ajv2020, name: string): ValidateFunction {
 }
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+/** A path of the spec: its operations by method, and the parameters they all share. */
+export type OpenApiPathItem = Partial<Record<HttpMethod, OpenApiOperation>> & { parameters?: OpenApiParameterOrRef[] };
+
+/** A parameter of an operation as it applies, `$ref` followed, with where it is written in the spec. */
+export interface SpecParameter extends OpenApiParameter {
+  /** The JSON pointer of the parameter object (`#/paths/~1keys~1{hash}/get/parameters/0`). */
+  pointer: string;
+  example?: unknown;
+}
 
 export interface SpecOperation {
-  method: (typeof HTTP_METHODS)[number];
+  method: HttpMethod;
   /** The path template as the spec writes it, `/keys/{hash}`. */
   template: string;
   operation: OpenApiOperation;
+  /** The path item's parameters and the operation's own (which win on the same name and location). */
+  parameters: SpecParameter[];
+}
+
+function followParameterRef(spec: OpenApiDocument, node: OpenApiParameterOrRef, pointer: string): SpecParameter {
+  let current: unknown = node;
+  let at = pointer;
+  for (let hops = 0; typeof (current as { $ref?: unknown }).$ref === 'string'; hops++) {
+    if (hops > 16) throw new ContractError(`${pointer}: $ref chain too long`);
+    at = (current as { $ref: string }).$ref;
+    current = nodeAt(spec, at);
+    if (typeof current !== 'object' || current === null)
+      throw new ContractError(`${pointer}: $ref ${at} names nothing`);
+  }
+  return { ...(current as OpenApiParameter), pointer: at };
+}
+
+function operationParameters(spec: OpenApiDocument, template: string, method: HttpMethod): SpecParameter[] {
+  const item = spec.paths[template] ?? {};
+  const at = `#/paths/${escapePointer(template)}`;
+  const written = [
+    ...(item.parameters ?? []).map((p, i) => followParameterRef(spec, p, `${at}/parameters/${i}`)),
+    ...(item[method]?.parameters ?? []).map((p, i) => followParameterRef(spec, p, `${at}/${method}/parameters/${i}`)),
+  ];
+  return [...new Map(written.map((p) => [`${p.in} ${p.name}`, p])).values()];
 }
 
 /** Every operation of the spec, in the spec's order. */
@@ -124,7 +165,9 @@ export function specOperations(spec: OpenApiDocument): SpecOperation[] {
   return Object.entries(spec.paths).flatMap(([template, item]) =>
     HTTP_METHODS.flatMap((method) => {
       const operation = item[method];
-      return operation ? [{ method, template, operation }] : [];
+      return operation
+        ? [{ method, template, operation, parameters: operationParameters(spec, template, method) }]
+        : [];
     }),
   );
 }

@@ -9,7 +9,7 @@
 // every failing field (see `pendingFieldErrors`).
 import express, { type Request, type RequestHandler } from 'express';
 import { type FieldError, FieldValidationError } from '../domain/field-errors.js';
-import { type OpenApiDocument, type OpenApiOperation, type SpecOperation, specOperations } from '../spec.js';
+import { type OpenApiDocument, type SpecOperation, type SpecParameter, specOperations } from '../spec.js';
 import { operationMatcher } from './operation-matcher.js';
 
 const INTEGER_LITERAL = /^-?\d+$/;
@@ -66,8 +66,8 @@ interface QueryInteger {
   nullable: boolean;
 }
 
-function queryIntegers(operation: OpenApiOperation): QueryInteger[] {
-  return (operation.parameters ?? []).flatMap((parameter) => {
+function queryIntegers(parameters: readonly SpecParameter[]): QueryInteger[] {
+  return parameters.flatMap((parameter) => {
     const types = schemaTypes(parameter.schema);
     return parameter.in === 'query' && types.includes('integer')
       ? [{ name: parameter.name, nullable: types.includes('null') }]
@@ -82,7 +82,9 @@ export function forOperations(handler: RequestHandler): RequestHandler {
 
 /** After findOperation and the JSON body parser. */
 export function checkRequestShape(spec: OpenApiDocument): RequestHandler {
-  const integersOf = new Map(specOperations(spec).map(({ operation }) => [operation, queryIntegers(operation)]));
+  const integersOf = new Map(
+    specOperations(spec).map(({ operation, parameters }) => [operation, queryIntegers(parameters)]),
+  );
   return (req, _res, next) => {
     const found = matched.get(req);
     if (!found) return next();

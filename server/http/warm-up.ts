@@ -7,13 +7,11 @@ import { once } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Express, RequestHandler } from 'express';
-import { type OpenApiDocument, type OpenApiParameter, operationPath, specOperations } from '../spec.js';
+import { type OpenApiDocument, operationPath, specOperations } from '../spec.js';
 
 function exampleRequests(spec: OpenApiDocument): { method: string; path: string; body?: string }[] {
-  return specOperations(spec).map(({ method, operation }) => {
-    const pathParameters = (operation.parameters ?? []).filter((p) => p.in === 'path') as (OpenApiParameter & {
-      example?: unknown;
-    })[];
+  return specOperations(spec).map(({ method, operation, parameters }) => {
+    const pathParameters = parameters.filter((p) => p.in === 'path');
     const path = operationPath(
       spec,
       operation.operationId,

@@ -102,7 +102,7 @@ export function bindOperations(
       operationId,
       route: expressRoute(entry.template, problems, where),
       acceptedKeyKinds: acceptedKeyKinds(spec, entry.operation, problems, where),
-      headerParameters: (entry.operation.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name),
+      headerParameters: entry.parameters.filter((p) => p.in === 'header').map((p) => p.name),
       handler,
     });
   }

@@ -16,7 +16,7 @@ import type { DestinationState, StoredDestination } from '../domain/destination-
 import { type FieldError, FieldValidationError } from '../domain/field-errors.js';
 import { looksMasked } from '../domain/masking.js';
 import { type SchemaExplainer, schemaExplainer } from '../domain/schema-errors.js';
-import { createSpecAjv, escapePointer, loadSpec, type OpenApiDocument, SPEC_SCHEMA_ID } from '../spec.js';
+import { createSpecAjv, loadSpec, type OpenApiDocument, SPEC_SCHEMA_ID, specOperations } from '../spec.js';
 import type { Store } from '../store/index.js';
 
 type ApiKey = components['schemas']['ApiKey'];
@@ -156,12 +156,12 @@ export async function createDestination(
 const SLUG_PATTERN = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
 
 function slugSchemaPointer(): string {
-  for (const [template, item] of Object.entries(loadContract().spec.paths)) {
-    const index = (item.get?.parameters ?? []).findIndex((p) => p.in === 'path' && p.name === 'slug');
-    if (item.get?.operationId === 'listPresetVersions' && index >= 0)
-      return `#/paths/${escapePointer(template)}/get/parameters/${index}/schema`;
-  }
-  throw new Error('openapi.yaml has no slug parameter on listPresetVersions');
+  const list = specOperations(loadContract().spec).find(
+    (entry) => entry.operation.operationId === 'listPresetVersions',
+  );
+  const slug = list?.parameters.find((p) => p.in === 'path' && p.name === 'slug');
+  if (!slug) throw new Error('openapi.yaml has no slug parameter on listPresetVersions');
+  return `${slug.pointer}/schema`;
 }
 
 export async function addPresetVersion(

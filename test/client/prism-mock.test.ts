@@ -14,7 +14,7 @@ let prism: Prism | undefined;
 let target: ContractTarget;
 
 function exampleOf(operationId: string, parameter: string): string {
-  const found = findOperation(operationId).operation.parameters?.find((p) => p.name === parameter) as
+  const found = findOperation(operationId).parameters.find((p) => p.name === parameter) as
     | { example?: string }
     | undefined;
   if (!found?.example) throw new Error(`no example for ${operationId} ${parameter}`);

@@ -24,7 +24,7 @@ export interface GeneratedRequest {
 }
 
 const parameterSchema = (operationId: string, name: string) => {
-  const parameter = findOperation(operationId).operation.parameters?.find((p) => p.name === name);
+  const parameter = findOperation(operationId).parameters.find((p) => p.name === name);
   if (!parameter) throw new Error(`${operationId} has no parameter ${name}`);
   return parameter.schema;
 };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { operations } from '../../generated/api.js';
+import { specOperations } from '../../server/spec.js';
 import { componentSchema, describeErrors, findOperation, resolveRef, spec } from '../support/spec.js';
 
 type JsonObject = Record<string, unknown>;
@@ -62,15 +63,13 @@ describe('operations', () => {
 
   it('states on every operation, as security roles, key kinds that KeyKind defines', () => {
     const keyKinds = (spec.components.schemas.KeyKind as { enum: string[] }).enum;
-    for (const [path, item] of Object.entries(spec.paths)) {
-      for (const [method, operation] of Object.entries(item)) {
-        const requirements = operation.security ?? [];
-        expect(requirements.length, `${method} ${path} states no key kind`).toBeGreaterThan(0);
-        for (const requirement of requirements) {
-          const roles = Object.values(requirement).flat();
-          expect(roles, `${method} ${path}: one kind per requirement`).toHaveLength(1);
-          expect(keyKinds, `${method} ${path}`).toContain(roles[0]);
-        }
+    for (const { template: path, method, operation } of specOperations(spec)) {
+      const requirements = operation.security ?? [];
+      expect(requirements.length, `${method} ${path} states no key kind`).toBeGreaterThan(0);
+      for (const requirement of requirements) {
+        const roles = Object.values(requirement).flat();
+        expect(roles, `${method} ${path}: one kind per requirement`).toHaveLength(1);
+        expect(keyKinds, `${method} ${path}`).toContain(roles[0]);
       }
     }
   });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operationHandlers } from '../../server/operations/index.js';
+import { specOperations } from '../../server/spec.js';
 import { findChromium } from '../support/chromium.js';
 import { projectRoot } from '../support/process.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -77,23 +78,19 @@ describe.skipIf(!hasChromium)(
 
       // Each operation is its own section, reached from the sidebar.
       // Every operation of the spec, where the renderer files it (`<tag>/<operationId>`).
-      const operations = Object.values(spec.paths).flatMap((item) =>
-        Object.values(item).map((operation) => {
-          const bodySchema = operation.requestBody?.content['application/json']?.schema as
-            | { $ref?: string }
-            | undefined;
-          const body = bodySchema?.$ref
-            ? (spec.components.schemas[bodySchema.$ref.split('/').pop() ?? ''] as { properties?: object })
-            : undefined;
-          return {
-            operationId: operation.operationId,
-            route: `${(operation.tags?.[0] ?? '').toLowerCase()}/${operation.operationId.toLowerCase()}`,
-            summary: operation.summary ?? '',
-            parameters: [...(operation.parameters ?? []).map((p) => p.name), ...Object.keys(body?.properties ?? {})],
-            statuses: Object.keys(operation.responses),
-          };
-        }),
-      );
+      const operations = specOperations(spec).map(({ operation, parameters }) => {
+        const bodySchema = operation.requestBody?.content['application/json']?.schema as { $ref?: string } | undefined;
+        const body = bodySchema?.$ref
+          ? (spec.components.schemas[bodySchema.$ref.split('/').pop() ?? ''] as { properties?: object })
+          : undefined;
+        return {
+          operationId: operation.operationId,
+          route: `${(operation.tags?.[0] ?? '').toLowerCase()}/${operation.operationId.toLowerCase()}`,
+          summary: operation.summary ?? '',
+          parameters: [...parameters.map((p) => p.name), ...Object.keys(body?.properties ?? {})],
+          statuses: Object.keys(operation.responses),
+        };
+      });
       expect(operations.map((o) => o.operationId).sort()).toEqual(Object.keys(operationHandlers).sort());
       mkdirSync(join(projectRoot, 'test-output'), { recursive: true });
       for (const operation of operations) {
@@ -156,13 +153,12 @@ describe.skipIf(!hasChromium)(
       await expect
         .poll(() => page.getByText(`${spec.info.title} (${spec.info.version})`).isVisible(), { timeout: 15_000 })
         .toBe(true);
-      for (const item of Object.values(spec.paths))
-        for (const operation of Object.values(item)) {
-          const route = `${(operation.tags?.[0] ?? '').toLowerCase()}/${operation.operationId.toLowerCase()}`;
-          await page.goto(`${baseUrl}/docs/#/${route}`, { waitUntil: 'networkidle' });
-          const heading = page.getByRole('heading', { name: operation.summary });
-          await expect.poll(() => heading.isVisible(), { timeout: 15_000 }).toBe(true);
-        }
+      for (const { operation } of specOperations(spec)) {
+        const route = `${(operation.tags?.[0] ?? '').toLowerCase()}/${operation.operationId.toLowerCase()}`;
+        await page.goto(`${baseUrl}/docs/#/${route}`, { waitUntil: 'networkidle' });
+        const heading = page.getByRole('heading', { name: operation.summary });
+        await expect.poll(() => heading.isVisible(), { timeout: 15_000 }).toBe(true);
+      }
       expect(offServer).toEqual([]);
       expect(refused).toEqual([]);
       await context.close();

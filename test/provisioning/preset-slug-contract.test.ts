@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FieldValidationError } from '../../server/domain/field-errors.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
-import type { OpenApiDocument, OpenApiOperation } from '../../server/spec.js';
+import type { OpenApiDocument, OpenApiOperation, OpenApiParameter } from '../../server/spec.js';
 import { openStore, type Store } from '../../server/store/index.js';
 import { createTestDatabase } from '../support/database.js';
 
@@ -69,7 +69,8 @@ function listOperation(spec: OpenApiDocument): OpenApiOperation {
  */
 function movedListOperation(spec: OpenApiDocument): void {
   const list = listOperation(spec);
-  const parameters = list.parameters ?? [];
+  // This spec writes its parameters in place: no $ref to follow.
+  const parameters = (list.parameters ?? []) as OpenApiParameter[];
   const slug = parameters.find((p) => p.name === 'slug');
   if (!slug) throw new Error('listPresetVersions has no slug parameter');
   slug.schema = { ...slug.schema, maxLength: 20 };
@@ -102,7 +103,7 @@ describe('the slug of a preset version', () => {
   it('cannot be checked against a spec whose listPresetVersions has no slug parameter', async () => {
     const addPresetVersion = await addPresetVersionUnder((spec) => {
       const list = listOperation(spec);
-      list.parameters = (list.parameters ?? []).filter((p) => p.name !== 'slug');
+      list.parameters = ((list.parameters ?? []) as OpenApiParameter[]).filter((p) => p.name !== 'slug');
     });
     const attempt = addPresetVersion(
       store,

@@ -236,9 +236,9 @@ describe('the error examples of openapi.yaml', () => {
 
   it('speak, in each 400, of the operation’s own fields', () => {
     for (const operationId of Object.keys(triggers)) {
-      const { operation } = findOperation(operationId);
+      const { operation, parameters } = findOperation(operationId);
       const examples = documentedErrors(operationId)['400'] ?? {};
-      const own = new Set((operation.parameters ?? []).map((p) => `/${p.in}/${p.name}`));
+      const own = new Set(parameters.map((p) => `/${p.in}/${p.name}`));
       const bodySchema = operation.requestBody?.content['application/json']?.schema;
       const bodyProperties = bodySchema ? Object.keys((resolveRef(bodySchema).properties ?? {}) as Json) : [];
       if (bodySchema) own.add('/body');

@@ -9,7 +9,7 @@ import { loadDestinationTypeRules } from '../../server/domain/destination-config
 import { createSecretBox, type SecretBox } from '../../server/domain/secrets.js';
 import { type RateLimitOptions, UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
 import { createKey } from '../../server/provisioning/index.js';
-import { loadSpec } from '../../server/spec.js';
+import { loadSpec, type OpenApiDocument } from '../../server/spec.js';
 import { openStore, type Store } from '../../server/store/index.js';
 import { createTestDatabase } from './database.js';
 import { listenOnLoopback } from './listen.js';
@@ -66,6 +66,8 @@ export interface TestServerOptions {
   authFailureLimit?: RateLimitOptions;
   trustProxy?: boolean | number | string;
   corsOrigins?: string[];
+  /** Another contract than openapi.yaml (a changed copy of it). */
+  spec?: OpenApiDocument;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -88,7 +90,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     store,
     clock: clock.now,
     logger,
-    spec,
+    spec: options.spec ?? spec,
     validateResponses: true,
     rateLimit: options.rateLimit ?? UNREACHABLE_RATE_LIMIT,
     authFailureLimit: options.authFailureLimit ?? UNREACHABLE_RATE_LIMIT,

@@ -10,6 +10,8 @@ import {
   type OpenApiOperation,
   type OpenApiParameter,
   SPEC_SCHEMA_ID,
+  type SpecParameter,
+  specOperations,
 } from '../../server/spec.js';
 
 export const spec = loadSpec();
@@ -19,13 +21,16 @@ export function componentSchema(name: string): ValidateFunction {
   return compileComponent(ajv, name);
 }
 
-export function findOperation(operationId: string): { path: string; method: string; operation: OpenApiOperation } {
-  for (const [path, item] of Object.entries(spec.paths)) {
-    for (const [method, operation] of Object.entries(item)) {
-      if (operation.operationId === operationId) return { path, method, operation };
-    }
-  }
-  throw new Error(`no operation ${operationId} in openapi.yaml`);
+/** An operation of the spec by operationId, with its parameters as they apply (path item's included, `$ref`s followed). */
+export function findOperation(operationId: string): {
+  path: string;
+  method: string;
+  operation: OpenApiOperation;
+  parameters: SpecParameter[];
+} {
+  const found = specOperations(spec).find((entry) => entry.operation.operationId === operationId);
+  if (!found) throw new Error(`no operation ${operationId} in openapi.yaml`);
+  return { path: found.template, method: found.method, operation: found.operation, parameters: found.parameters };
 }
 
 function compilePointer(pointer: string): ValidateFunction {
@@ -35,10 +40,9 @@ function compilePointer(pointer: string): ValidateFunction {
 }
 
 export function parameterSchema(operationId: string, location: OpenApiParameter['in'], name: string): ValidateFunction {
-  const { path, method, operation } = findOperation(operationId);
-  const index = (operation.parameters ?? []).findIndex((p) => p.in === location && p.name === name);
-  if (index < 0) throw new Error(`${operationId} has no ${location} parameter ${name}`);
-  return compilePointer(`#/paths/${escapePointer(path)}/${method}/parameters/${index}/schema`);
+  const parameter = findOperation(operationId).parameters.find((p) => p.in === location && p.name === name);
+  if (!parameter) throw new Error(`${operationId} has no ${location} parameter ${name}`);
+  return compilePointer(`${parameter.pointer}/schema`);
 }
 
 export function requestBodySchema(operationId: string): ValidateFunction {
