@@ -18,6 +18,8 @@ export default defineConfig({
     environment: 'node',
     // The default output, and one line per skipped suite saying why.
     reporters: ['default', './test/support/skip-reasons-reporter.ts'],
+    // What each test file's servers exercised of the contract, for scripts/contract-coverage.ts.
+    setupFiles: ['./test/support/contract-coverage-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     projects: [

@@ -624,6 +624,33 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description The request has a query parameter, which this operation does not take; `metadata.errors` names each one. */
+        KeyBadRequest: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": 400,
+                 *         "message": "Invalid request: /query/fields Unknown query parameter 'fields'",
+                 *         "metadata": {
+                 *           "errors": [
+                 *             {
+                 *               "path": "/query/fields",
+                 *               "message": "Unknown query parameter 'fields'"
+                 *             }
+                 *           ]
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description A query parameter breaks a constraint of the contract; `metadata.errors` names every failing parameter. */
         PresetVersionsBadRequest: {
             headers: {
@@ -909,6 +936,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyResponse"];
                 };
             };
+            400: components["responses"]["KeyBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["KeyNotFound"];

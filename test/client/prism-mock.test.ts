@@ -51,7 +51,7 @@ describeClientContract('Prism mock of openapi.yaml', () => target);
 
 describe('client against the Prism mock: every documented error status', () => {
   const statuses: [string, number[]][] = [
-    ['getKey', [401, 403, 404, 429, 500, 503]],
+    ['getKey', [400, 401, 403, 404, 429, 500, 503]],
     ['updateObservabilityDestination', [400, 401, 403, 404, 412, 413, 415, 429, 500, 503]],
     ['listPresetVersions', [400, 401, 404, 429, 500, 503]],
   ];

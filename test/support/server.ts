@@ -11,6 +11,7 @@ import { type RateLimitOptions, UNREACHABLE_RATE_LIMIT } from '../../server/http
 import { createKey } from '../../server/provisioning/index.js';
 import { loadSpec, type OpenApiDocument } from '../../server/spec.js';
 import { openStore, type Store } from '../../server/store/index.js';
+import { contractRecorder } from './contract-coverage.js';
 import { createTestDatabase } from './database.js';
 import { listenOnLoopback } from './listen.js';
 
@@ -98,6 +99,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     corsOrigins: options.corsOrigins ?? [],
   });
   const listening = await listenOnLoopback(app);
+  listening.server.on('request', contractRecorder(options.spec ?? spec));
   return {
     baseUrl: listening.baseUrl,
     databaseUrl: database.url,

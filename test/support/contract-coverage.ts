@@ -1,0 +1,78 @@
+// Contract coverage: what the suite exercised of each operation of the spec. The in-process test
+// servers record every exchange with an operation (its documented response as status and media
+// type, and, for a 2xx, the oneOf alternatives its request body took and the enum values of its
+// parameters), with the test that caused it; each test file writes its records when it ends, and
+// scripts/contract-coverage.ts compares their union with what the spec documents.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import { expect } from 'vitest';
+import { bodySchemaPointers, COVERAGE_DIR, type Exercised, oneOfAlternatives } from '../../scripts/contract-items.js';
+import { operationMatcher } from '../../server/http/operation-matcher.js';
+import { createSpecAjv, type OpenApiDocument, type SpecOperation } from '../../server/spec.js';
+
+const records: Exercised[] = [];
+
+function pathValues(entry: SpecOperation, path: string): Record<string, string> {
+  const names: string[] = [];
+  const pattern = entry.template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{([^}]+)\}/g, (_m, name: string) => {
+    names.push(name);
+    return '([^/]+)';
+  });
+  const match = new RegExp(`${pattern}$`).exec(path);
+  return Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match?.[i + 1] ?? '')]));
+}
+
+function parameterValuesOf(entry: SpecOperation, req: IncomingMessage, url: URL): string[] {
+  const path = pathValues(entry, url.pathname);
+  return entry.parameters.flatMap((parameter) => {
+    if (!(parameter.schema as { enum?: unknown[] }).enum) return [];
+    const value =
+      parameter.in === 'query'
+        ? url.searchParams.get(parameter.name)
+        : parameter.in === 'header'
+          ? req.headers[parameter.name.toLowerCase()]
+          : path[parameter.name];
+    return typeof value === 'string' ? [`${parameter.in} ${parameter.name}=${value}`] : [];
+  });
+}
+
+/** A recorder of the exchanges of a test server on `spec`, for its `request` event. */
+export function contractRecorder(spec: OpenApiDocument): (req: IncomingMessage, res: ServerResponse) => void {
+  const match = operationMatcher(spec);
+  let ajv: Ajv2020 | undefined;
+  return (req, res) => {
+    // Read now: by the time the answer is written the test may be over, and Express's routers
+    // change req.url on the way (the app, listening first, has kept the original).
+    const test = expect.getState().currentTestName ?? '(outside a test)';
+    const url = new URL((req as { originalUrl?: string }).originalUrl ?? req.url ?? '/', 'http://server.invalid');
+    res.on('finish', () => {
+      const entry = match(req.method ?? '', url.pathname);
+      if (!entry) return;
+      const { operationId } = entry.operation;
+      const mediaType =
+        String(res.getHeader('content-type') ?? '')
+          .split(';')[0]
+          ?.trim() ?? '';
+      const keys = [`response ${res.statusCode} ${mediaType}`.trim()];
+      if (res.statusCode < 300) {
+        const body = (req as IncomingMessage & { body?: unknown }).body;
+        ajv ??= createSpecAjv(spec);
+        for (const pointer of bodySchemaPointers(entry)) {
+          if (body !== undefined) keys.push(...oneOfAlternatives(spec, pointer, ajv, body).map((a) => `body ${a}`));
+        }
+        keys.push(...parameterValuesOf(entry, req, url));
+      }
+      for (const key of keys) records.push({ operationId, key, test });
+    });
+  };
+}
+
+/** Writes this test file's records for scripts/contract-coverage.ts. */
+export function flushContractRecords(): void {
+  if (records.length === 0) return;
+  mkdirSync(COVERAGE_DIR, { recursive: true });
+  const file = join(COVERAGE_DIR, `${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(file, JSON.stringify(records.splice(0)));
+}
