@@ -20,6 +20,7 @@ export default defineConfig({
       'test/hardening/rolling-restart.test.ts',
       'test/hardening/secrets-rotation.test.ts',
       'test/hardening/shutdown-and-crash.test.ts',
+      'test/hardening/hostile-traffic.test.ts',
       'test/client/package.test.ts',
       'test/client/prism-mock.test.ts',
       'test/conformance/prism-proxy.test.ts',
@@ -27,6 +28,8 @@ export default defineConfig({
       // The tests of the mutation scripts: they test scripts/, which is not mutated, and read git,
       // which a Stryker sandbox is not.
       'test/mutation/**',
+      // Tests of the contract-coverage report, a script of scripts/, run as a process.
+      'test/contract/contract-coverage.test.ts',
     ],
     // A fixed seed and fewer property runs: the same mutant meets the same requests in every run.
     env: { TEST_DATABASE: 'sqlite', TEST_REDIS_URL: '', TEST_POSTGRES_URL: '', FC_RUNS: '100', FC_SEED: '20261124' },
