@@ -2,9 +2,10 @@
 // server, answering from openapi.yaml and its examples.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createApiClient } from '../../client/index.js';
-import type { components } from '../../generated/api.js';
+import type { components, operations } from '../../generated/api.js';
+import { specOperations } from '../../server/spec.js';
 import { type Prism, startPrism } from '../support/prism.js';
-import { findOperation } from '../support/spec.js';
+import { findOperation, spec } from '../support/spec.js';
 
 type PresetVersionList = components['schemas']['PresetVersionList'];
 
@@ -50,12 +51,13 @@ afterAll(() => {
 describeClientContract('Prism mock of openapi.yaml', () => target);
 
 describe('client against the Prism mock: every documented error status', () => {
-  const statuses: [string, number[]][] = [
-    ['getKey', [400, 401, 403, 404, 429, 500, 503]],
-    ['updateObservabilityDestination', [400, 401, 403, 404, 412, 413, 415, 429, 500, 503]],
-    ['listPresetVersions', [400, 401, 404, 429, 500, 503]],
-  ];
-  const cases = statuses.flatMap(([operationId, codes]) => codes.map((status) => [operationId, status] as const));
+  // Every error status each operation of the spec documents.
+  const cases = specOperations(spec).flatMap(({ operation }) =>
+    Object.keys(operation.responses)
+      .map(Number)
+      .filter((status) => status >= 400)
+      .map((status) => [operation.operationId, status] as const),
+  );
 
   it.each(cases)('%s throws ApiError %i with the documented envelope', async (operationId, status) => {
     const client = createApiClient({
@@ -63,12 +65,13 @@ describe('client against the Prism mock: every documented error status', () => {
       apiKey: target.apiKey,
       headers: { Prefer: `code=${status}` },
     });
-    const calls: Record<string, () => Promise<unknown>> = {
+    // One call per operation; a new operation is named here by the type checker.
+    const calls: Record<keyof operations, () => Promise<unknown>> = {
       getKey: () => client.getKey(target.keyHash),
       updateObservabilityDestination: () => client.updateObservabilityDestination(target.destinationId, {}),
       listPresetVersions: () => client.listPresetVersions(target.presetSlug),
     };
-    const error = await calls[operationId]?.().catch((e: unknown) => e);
+    const error = await calls[operationId as keyof operations]().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status, code: status });
     expect((error as ApiError).message.length).toBeGreaterThan(0);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../../server/app.js';
 import { type AnyHandler, bindOperations } from '../../server/operations/bind.js';
 import { operationHandlers } from '../../server/operations/index.js';
-import { apiBasePaths, ContractError, type OpenApiDocument } from '../../server/spec.js';
+import { apiBasePaths, ContractError, type OpenApiDocument, specOperations } from '../../server/spec.js';
 import { spec } from '../support/spec.js';
 
 function specWith(edit: (copy: OpenApiDocument) => void): OpenApiDocument {
@@ -28,11 +28,15 @@ describe('binding operations to handlers', () => {
 
   it('mounts each operation at its path as an Express route, with the kinds its security requirement accepts', () => {
     const bound = bindOperations(spec, operationHandlers);
-    expect(bound.map((b) => [b.operationId, b.method, b.route, b.acceptedKeyKinds])).toEqual([
-      ['getKey', 'get', '/keys/:hash', ['management']],
-      ['updateObservabilityDestination', 'patch', '/observability/destinations/:id', ['management']],
-      ['listPresetVersions', 'get', '/presets/:slug/versions', ['management', 'standard']],
+    // What the spec says of each operation: `{name}` becomes `:name`, each requirement's role a kind.
+    const expected = specOperations(spec).map(({ operation, method, template }) => [
+      operation.operationId,
+      method,
+      template.replace(/\{([^}]+)\}/g, ':$1'),
+      (operation.security ?? spec.security ?? []).flatMap((requirement) => Object.values(requirement).flat()),
     ]);
+    expect(expected).toContainEqual(['getKey', 'get', '/keys/:hash', ['management']]);
+    expect(bound.map((b) => [b.operationId, b.method, b.route, b.acceptedKeyKinds])).toEqual(expected);
   });
 
   it('refuses a spec operation that has no handler, naming it', () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDestination } from '../../server/provisioning/index.js';
-import { apiBasePaths, specOperations } from '../../server/spec.js';
+import { apiBasePaths, operationPath, specOperations } from '../../server/spec.js';
 import type { Store } from '../../server/store/index.js';
 import {
   call,
@@ -181,12 +181,20 @@ describe('request errors', () => {
     expectEnvelope(await call(server, 'GET', '/api/v2/keys/abc', { key: workspace.managementKey }), 404);
   });
 
-  it.each([
-    ['DELETE', '/api/v1/keys/abc', 'GET'],
-    ['POST', '/api/v1/presets/demo/versions', 'GET'],
-    ['GET', '/api/v1/observability/destinations/7019b9f2-c5e6-4f46-873e-55a17bb095a3', 'PATCH'],
-    ['PUT', '/api/v1/observability/destinations/7019b9f2-c5e6-4f46-873e-55a17bb095a3', 'PATCH'],
-  ])('answers %s %s with 405 and Allow: %s', async (method, path, allow) => {
+  // Every path of the spec, called with each method it does not take, its parameters set to their examples.
+  const methodsNotTaken = Object.keys(spec.paths).flatMap((template) => {
+    const entries = specOperations(spec).filter((entry) => entry.template === template);
+    const [first] = entries;
+    if (!first) return [];
+    const examples = Object.fromEntries(first.parameters.map((p) => [p.name, String(p.example ?? p.name)]));
+    const path = operationPath(spec, first.operation.operationId, examples);
+    const taken = entries.map((entry) => entry.method.toUpperCase());
+    return ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
+      .filter((method) => !taken.includes(method))
+      .map((method) => [method, path, taken.join(', ')] as const);
+  });
+
+  it.each(methodsNotTaken)('answers %s %s with 405 and Allow: %s', async (method, path, allow) => {
     const { server, workspace } = await setUp();
     const response = await call(server, method, path, { key: workspace.managementKey });
     expectEnvelope(response, 405);

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { operations } from '../../generated/api.js';
 import { createApp } from '../../server/app.js';
 import { hashApiKey } from '../../server/domain/api-keys.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
@@ -51,7 +52,7 @@ beforeAll(async () => {
         headers: { ETag: '"7"' },
       }),
       listPresetVersions: recording({ status: 203, body: { data: [] } }),
-    },
+    } satisfies Record<keyof operations, AnyHandler>,
   });
   const listening = await listenOnLoopback(app);
   baseUrl = `${listening.baseUrl}/api/v1`;
