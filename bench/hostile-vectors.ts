@@ -1,8 +1,9 @@
 // Hostile traffic: for each operation of the spec, a plain request, and the same request with one
 // input that a client picks changed on every request (a header value or name, a parameter name or
 // value, a token, a path value, a body key). The inputs come from the operation as the spec
-// declares it; only the plain request of each operation is written by hand, in a table keyed by
-// operationId, so that a new operation is named by the type checker.
+// declares it. A plain request addresses the seeded objects by the name of its path parameters,
+// and sends the first example of its request body; the few operations that need more (a write that
+// really writes, a page of a given size) say so in a table by operationId.
 import type { operations } from '../generated/api.js';
 import { apiBasePaths, type OpenApiDocument, type SpecOperation, specOperations } from '../server/spec.js';
 
@@ -38,14 +39,30 @@ interface PlainParts {
   bodies?: string[];
 }
 
-const PLAIN: Record<keyof operations, (target: HostileTarget) => PlainParts> = {
-  getKey: (t) => ({ pathParameters: { hash: t.keyHash } }),
-  updateObservabilityDestination: (t) => ({
-    pathParameters: { id: t.destinationId },
-    bodies: ['{"sampling_rate":0.5}', '{"sampling_rate":0.25}'],
-  }),
-  listPresetVersions: (t) => ({ pathParameters: { slug: t.presetSlug }, query: 'limit=50' }),
+/** The seeded objects, by the name of the path parameter that addresses them. */
+const pathValues = (t: HostileTarget): Record<string, string> => ({
+  hash: t.keyHash,
+  id: t.destinationId,
+  slug: t.presetSlug,
+});
+
+const OWN_PLAIN: Partial<Record<keyof operations, Omit<PlainParts, 'pathParameters'>>> = {
+  updateObservabilityDestination: { bodies: ['{"sampling_rate":0.5}', '{"sampling_rate":0.25}'] },
+  listPresetVersions: { query: 'limit=50' },
 };
+
+function plainParts(entry: SpecOperation, target: HostileTarget): PlainParts {
+  const own = OWN_PLAIN[entry.operation.operationId as keyof operations];
+  const examples = entry.operation.requestBody?.content['application/json'] as
+    | { examples?: Record<string, { value: unknown }> }
+    | undefined;
+  const example = Object.values(examples?.examples ?? {})[0];
+  return {
+    pathParameters: pathValues(target),
+    ...(example && { bodies: [JSON.stringify(example.value)] }),
+    ...own,
+  };
+}
 
 /** A value of the i-th request that no two requests of a run share. */
 const unique = (i: number): string => `${i.toString(36)}${process.pid.toString(36)}`;
@@ -56,8 +73,7 @@ function fill(template: string, values: Record<string, string>): string {
 
 /** The plain request of an operation, and the operation's parts a vector can vary. */
 function plainRequest(spec: OpenApiDocument, entry: SpecOperation, target: HostileTarget) {
-  const operationId = entry.operation.operationId as keyof operations;
-  const parts = PLAIN[operationId](target);
+  const parts = plainParts(entry, target);
   const [basePath = ''] = apiBasePaths(spec);
   const at = (pathParameters: Record<string, string>, query = parts.query) =>
     `${basePath}${fill(entry.template, pathParameters)}${query ? `?${query}` : ''}`;

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { operations } from '../../generated/api.js';
 import { createDestination } from '../../server/provisioning/index.js';
+import { operationPath, specOperations } from '../../server/spec.js';
 import type { Store } from '../../server/store/index.js';
 import {
   type CallResult,
@@ -15,7 +16,7 @@ import {
   type TestServer,
   type Workspace,
 } from '../support/server.js';
-import { findOperation, resolveRef } from '../support/spec.js';
+import { findOperation, resolveRef, spec } from '../support/spec.js';
 
 type Json = Record<string, unknown>;
 
@@ -88,15 +89,18 @@ afterAll(async () => {
 });
 
 const UNKNOWN_ID = '7019b9f2-c5e6-4f46-873e-55a17bb095a3';
-const paths = {
-  getKey: (s: Setting) => `/api/v1/keys/${s.workspace.standardKeyHash}`,
-  updateObservabilityDestination: (s: Setting) => `/api/v1/observability/destinations/${s.destinationId}`,
-  listPresetVersions: () => '/api/v1/presets/support-agent/versions',
-} satisfies Record<keyof operations, (s: Setting) => string>;
-const methods = { getKey: 'GET', updateObservabilityDestination: 'PATCH', listPresetVersions: 'GET' } satisfies Record<
-  keyof operations,
-  string
->;
+/** The path of an operation on the setting's objects, by the name of each path parameter. */
+const pathOf = (operationId: keyof operations) => (s: Setting) =>
+  operationPath(spec, operationId, { hash: s.workspace.standardKeyHash, id: s.destinationId, slug: 'support-agent' });
+const paths = Object.fromEntries(
+  specOperations(spec).map(({ operation }) => [
+    operation.operationId,
+    pathOf(operation.operationId as keyof operations),
+  ]),
+) as Record<keyof operations, (s: Setting) => string>;
+const methods = Object.fromEntries(
+  specOperations(spec).map(({ operation, method }) => [operation.operationId, method.toUpperCase()]),
+) as Record<keyof operations, string>;
 
 /** The errors every operation shares, each caused on the given operation. */
 function commonTriggers(operationId: keyof operations): Record<string, Record<string, Trigger>> {
