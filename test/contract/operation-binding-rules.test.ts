@@ -99,19 +99,16 @@ describe('binding operations to handlers', () => {
   it('suggests a management key when the spec has no KeyKind to take a kind from', () => {
     const edited = specWith((copy) => {
       delete copy.components.schemas.KeyKind;
-      for (const item of Object.values(copy.paths)) {
-        for (const operation of [item.get, item.patch]) if (operation) operation.security = [{ bearerAuth: [] }];
-      }
+      for (const { operation } of specOperations(copy)) operation.security = [{ bearerAuth: [] }];
     });
-    expect(bindingError(edited)).toBe(
-      mismatch(
-        [
-          'operation getKey (GET /keys/{hash}): no security requirement names a key kind, e.g. bearerAuth: [management]',
-          'operation updateObservabilityDestination (PATCH /observability/destinations/{id}): no security requirement names a key kind, e.g. bearerAuth: [management]',
-          'operation listPresetVersions (GET /presets/{slug}/versions): no security requirement names a key kind, e.g. bearerAuth: [management]',
-        ].join('; '),
-      ),
+    const each = specOperations(spec).map(
+      ({ operation, method, template }) =>
+        `operation ${operation.operationId} (${method.toUpperCase()} ${template}): no security requirement names a key kind, e.g. bearerAuth: [management]`,
     );
+    expect(each[0]).toBe(
+      'operation getKey (GET /keys/{hash}): no security requirement names a key kind, e.g. bearerAuth: [management]',
+    );
+    expect(bindingError(edited)).toBe(mismatch(each.join('; ')));
   });
 
   it('names only the key kind that is wrong, not also a missing kind', () => {
