@@ -28,8 +28,10 @@ export default defineConfig({
       // The tests of the mutation scripts: they test scripts/, which is not mutated, and read git,
       // which a Stryker sandbox is not.
       'test/mutation/**',
-      // Tests of the contract-coverage report, a script of scripts/, run as a process.
+      // Tests of the contract-coverage report, a script of scripts/, run as a process; and the walk
+      // through the steps of adding an operation, on a copy of the project.
       'test/contract/contract-coverage.test.ts',
+      'test/contract/add-an-operation.test.ts',
     ],
     // A fixed seed and fewer property runs: the same mutant meets the same requests in every run.
     env: { TEST_DATABASE: 'sqlite', TEST_REDIS_URL: '', TEST_POSTGRES_URL: '', FC_RUNS: '100', FC_SEED: '20261124' },
