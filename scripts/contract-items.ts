@@ -53,17 +53,21 @@ export function oneOfAlternatives(spec: OpenApiDocument, pointer: string, ajv?: 
     }
     const node = nodeAt(spec, at);
     if (!isObject(node)) return;
-    if (typeof node.$ref === 'string') return walk(node.$ref, v);
+    if (typeof node.$ref === 'string') {
+      walk(node.$ref, v);
+      return;
+    }
     for (const keyword of ['oneOf', 'anyOf', 'allOf'] as const) {
       const branches = node[keyword];
       if (!Array.isArray(branches)) continue;
-      branches.forEach((_branch, i) => {
+      for (let i = 0; i < branches.length; i++) {
         const branch = `${at}/${keyword}/${i}`;
-        if (keyword !== 'oneOf') return walk(branch, v);
-        if (withValue && !validates(branch, v)) return;
-        found.add(branch);
+        if (keyword === 'oneOf') {
+          if (withValue && !validates(branch, v)) continue;
+          found.add(branch);
+        }
         walk(branch, v);
-      });
+      }
     }
     const properties = isObject(node.properties) ? node.properties : {};
     const additional = isObject(node.additionalProperties) ? `${at}/additionalProperties` : undefined;
