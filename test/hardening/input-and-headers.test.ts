@@ -4,12 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../server/app.js';
 import { listen } from '../../server/http/http-server.js';
 import { UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
-import { createDestination } from '../../server/provisioning/index.js';
 import {
   call,
-  createWorkspace,
-  destinationTypes,
   spec,
+  startServerWithDestination,
   startTestServer,
   type TestServer,
   type Workspace,
@@ -20,15 +18,9 @@ let workspace: Workspace;
 let destinationPath = '';
 
 beforeAll(async () => {
-  server = await startTestServer({ corsOrigins: ['https://console.example.com'] });
-  workspace = await createWorkspace(server.store, server.clock.now());
-  const destination = await createDestination(
-    server.store,
-    destinationTypes,
-    { workspaceId: workspace.id, type: 'otel-collector', config: { endpoint: 'https://otel.example.com' } },
-    server.clock.now(),
-  );
-  destinationPath = `/api/v1/observability/destinations/${destination.id}`;
+  ({ server, workspace, destinationPath } = await startServerWithDestination({
+    corsOrigins: ['https://console.example.com'],
+  }));
 });
 
 afterAll(async () => {

@@ -2,15 +2,7 @@
 // parameter but charset=utf-8 (openapi.yaml, the PATCH's requestBody and UnsupportedMediaType).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentTypeProblem } from '../../server/http/content-type.js';
-import { createDestination } from '../../server/provisioning/index.js';
-import {
-  call,
-  createWorkspace,
-  destinationTypes,
-  startTestServer,
-  type TestServer,
-  type Workspace,
-} from '../support/server.js';
+import { call, startServerWithDestination, type TestServer, type Workspace } from '../support/server.js';
 import { findOperation } from '../support/spec.js';
 
 const patch = findOperation('updateObservabilityDestination').operation;
@@ -50,15 +42,7 @@ describe('the Content-Type of requests to the server', () => {
   let destinationPath = '';
 
   beforeAll(async () => {
-    server = await startTestServer();
-    workspace = await createWorkspace(server.store, server.clock.now());
-    const destination = await createDestination(
-      server.store,
-      destinationTypes,
-      { workspaceId: workspace.id, type: 'otel-collector', config: { endpoint: 'https://otel.example.com' } },
-      server.clock.now(),
-    );
-    destinationPath = `/api/v1/observability/destinations/${destination.id}`;
+    ({ server, workspace, destinationPath } = await startServerWithDestination());
   });
   afterAll(() => server.close());
 

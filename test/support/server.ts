@@ -8,7 +8,7 @@ import { createApp } from '../../server/app.js';
 import { loadDestinationTypeRules } from '../../server/domain/destination-config-rules.js';
 import { createSecretBox, type SecretBox } from '../../server/domain/secrets.js';
 import { type RateLimitOptions, UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
-import { createKey } from '../../server/provisioning/index.js';
+import { createDestination, createKey } from '../../server/provisioning/index.js';
 import { loadSpec, type OpenApiDocument } from '../../server/spec.js';
 import { openStore, type Store } from '../../server/store/index.js';
 import { contractRecorder } from './contract-coverage.js';
@@ -134,6 +134,21 @@ export async function createWorkspace(store: Store, now: Date, name = 'Test work
     standardKey: standard.rawKey,
     standardKeyHash: standard.hash,
   };
+}
+
+/** A test server with a workspace and one otel-collector destination of it, and that destination's path. */
+export async function startServerWithDestination(
+  options: TestServerOptions = {},
+): Promise<{ server: TestServer; workspace: Workspace; destinationPath: string }> {
+  const server = await startTestServer(options);
+  const workspace = await createWorkspace(server.store, server.clock.now());
+  const destination = await createDestination(
+    server.store,
+    destinationTypes,
+    { workspaceId: workspace.id, type: 'otel-collector', config: { endpoint: 'https://otel.example.com' } },
+    server.clock.now(),
+  );
+  return { server, workspace, destinationPath: `/api/v1/observability/destinations/${destination.id}` };
 }
 
 export interface CallOptions {
