@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, join } from 'node:path';
-import { parseDatabaseUrl } from './store/database.js';
+import { type DatabaseLocation, parseDatabaseUrl } from './store/database.js';
 
 export interface Config {
   databaseUrl: string;
@@ -131,6 +131,18 @@ function resolveSecretsKey(env: NodeJS.ProcessEnv, databaseUrl: string, warn: (m
   const location = parseDatabaseUrl(databaseUrl);
   if (location.kind === 'sqlite' && location.filename === ':memory:') return randomBytes(32);
   const keyFile = developmentKeyFile(databaseUrl);
+  try {
+    return developmentKey(location, keyFile, warn);
+  } catch (err) {
+    if (err instanceof ConfigError) throw err;
+    const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw new ConfigError(
+      `SECRETS_KEY is not set, and the development key ${keyFile} cannot be made (${reason}): set SECRETS_KEY, or a DATABASE_URL in a folder that can be written.`,
+    );
+  }
+}
+
+function developmentKey(location: DatabaseLocation, keyFile: string, warn: (message: string) => void): Buffer {
   if (!existsSync(keyFile)) {
     mkdirSync(dirname(keyFile), { recursive: true });
     const sharedKeyFile = join(location.kind === 'sqlite' ? dirname(location.filename) : 'data', 'secrets.key');

@@ -19,8 +19,17 @@ export function parseDatabaseUrl(url: string): DatabaseLocation {
     if (filename === '') throw new Error('DATABASE_URL sqlite: needs a path, or :memory:');
     return { kind: 'sqlite', filename };
   }
-  if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url };
-  throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got ${url.split(':')[0]}:)`);
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    // Without a database name, pg connects to the one named like the user: often the system database.
+    if (/^postgres(ql)?:\/\/[^/?#]*\/?(?:[?#].*)?$/.test(url))
+      throw new Error(
+        'DATABASE_URL names no PostgreSQL database: add /<database> after the host, as in postgres://user@host:5432/api',
+      );
+    return { kind: 'postgres', url };
+  }
+  // Only the scheme is shown back: the rest of a URL may hold a password.
+  const scheme = url.includes(':') ? `${url.split(':')[0]}:` : url;
+  throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got ${scheme})`);
 }
 
 export async function openDatabase(location: DatabaseLocation, options: DatabaseOptions = {}): Promise<OpenedDatabase> {

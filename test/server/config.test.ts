@@ -277,10 +277,16 @@ describe('SECRETS_KEY', () => {
 });
 
 describe('the development key file of a PostgreSQL database', () => {
-  it('names the default port and database when the URL leaves them out', () => {
+  it('names the default port when the URL leaves it out', () => {
     const file = join('data', 'postgres-db.internal-5432-postgres.key');
-    expect(developmentKeyFile('postgres://db.internal')).toBe(file);
-    expect(developmentKeyFile('postgresql://db.internal/')).toBe(file);
+    expect(developmentKeyFile('postgres://db.internal/postgres')).toBe(file);
+    expect(developmentKeyFile('postgresql://db.internal:5432/postgres')).toBe(file);
+  });
+
+  it('is never made for a URL that names no database: the URL is refused first', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432' }, () => undefined)).toThrow(
+      'DATABASE_URL names no PostgreSQL database',
+    );
   });
 
   it('replaces what a file name should not hold with underscores', () => {

@@ -245,6 +245,36 @@ describe('npm start, for errors a user can cause', () => {
     }
   });
 
+  // Each configuration variable's bad values, with SECRETS_KEY and without it (the development key
+  // is made on the way): one line, no stack frame, a non-zero exit.
+  const BAD_VALUES: [string, string][] = [
+    ['DATABASE_URL', 'garbage'],
+    ['DATABASE_URL', 'mysql://localhost/api'],
+    ['DATABASE_URL', 'sqlite:'],
+    ['DATABASE_URL', 'sqlite:/etc/passwd/x.db'],
+    ['DATABASE_URL', 'postgres://postgres@127.0.0.1:5432'],
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['LOG_LEVEL', 'loud'],
+    ['RATE_LIMIT_MAX', '-1'],
+    ['RATE_LIMIT_WINDOW_MS', 'soon'],
+    ['AUTH_FAILURE_LIMIT', '0'],
+    ['SHUTDOWN_DELAY_MS', 'x'],
+    ['SECRETS_KEY_PREVIOUS', 'short'],
+  ];
+  it.each(
+    BAD_VALUES.flatMap(([name, value]) => [
+      [name, value, 'with SECRETS_KEY'],
+      [name, value, 'without SECRETS_KEY'],
+    ]),
+  )('says in one line what is wrong with %s=%s, %s', async (name, value, withKey) => {
+    const folder = mkdtempSync(join(tmpdir(), 'bad-config-'));
+    const env = { DATABASE_URL: `sqlite:${join(folder, 'api.db')}`, [name]: value };
+    const { code, stderr } = await startWith(withKey === 'with SECRETS_KEY' ? env : { ...env, SECRETS_KEY: '' });
+    expect(code).not.toBe(0);
+    expect(oneLineOf(stderr)).toMatch(name === 'DATABASE_URL' ? /DATABASE_URL|database|development key/ : name);
+  });
+
   it('says in one line that DATABASE_URL is not one it knows', async () => {
     const { code, stderr } = await startWith({ DATABASE_URL: 'mysql://localhost/api' });
     expect(code).toBe(1);

@@ -43,6 +43,24 @@ describe('DATABASE_URL', () => {
       new Error('DATABASE_URL must start with sqlite: or postgres:// (got postgres:)'),
     );
   });
+
+  it('shows back a value without a scheme as it was typed, adding nothing', () => {
+    expect(() => parseDatabaseUrl('garbage')).toThrow(
+      new Error('DATABASE_URL must start with sqlite: or postgres:// (got garbage)'),
+    );
+  });
+
+  it.each([
+    'postgres://postgres@127.0.0.1:5432',
+    'postgres://postgres@127.0.0.1:5432/',
+    'postgresql://app:secret@db.example.com/?sslmode=require',
+  ])('refuses %s, which names no database (pg would take the user’s, often the system database)', (url) => {
+    expect(() => parseDatabaseUrl(url)).toThrow(
+      new Error(
+        'DATABASE_URL names no PostgreSQL database: add /<database> after the host, as in postgres://user@host:5432/api',
+      ),
+    );
+  });
 });
 
 describe('the database named for a person', () => {
