@@ -138,6 +138,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     const config = loadConfig(process.env, (message) => console.error(message));
     store = await openStore(config.databaseUrl, createSecretBox(config.secretsKey, config.previousSecretsKeys));
+    config.developmentKey?.save();
   } catch (err) {
     console.error(describeFailure(err));
     return 1;

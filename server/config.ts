@@ -1,7 +1,7 @@
 // Environment variables, parsed and checked once at start-up.
 
 import { randomBytes } from 'node:crypto';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, join } from 'node:path';
 import { type DatabaseLocation, parseDatabaseUrl } from './store/database.js';
@@ -16,6 +16,8 @@ export interface Config {
   databasePoolSize: number;
   /** 32-byte key for AES-256-GCM of the secrets at rest. */
   secretsKey: Buffer;
+  /** Without SECRETS_KEY in development: the key made for the database, to save once it has opened. */
+  developmentKey?: PendingDevelopmentKey;
   /** Keys of before a rotation: they open what they sealed, and seal nothing. */
   previousSecretsKeys: Buffer[];
   rateLimit: { windowMs: number; limit: number };
@@ -121,44 +123,70 @@ export function developmentKeyFile(databaseUrl: string): string {
  * database, one `secrets.key` served every database of its folder: a database that already has
  * data takes that key over, so that nothing it holds becomes unreadable.
  */
-function resolveSecretsKey(env: NodeJS.ProcessEnv, databaseUrl: string, warn: (message: string) => void): Buffer {
-  if (env.SECRETS_KEY) return decodeSecretsKey(env.SECRETS_KEY, 'SECRETS_KEY');
+/** A development key made for a database, written (with its warning) once the database has opened. */
+export interface PendingDevelopmentKey {
+  file: string;
+  save(): void;
+}
+
+interface ResolvedKey {
+  key: Buffer;
+  pending?: PendingDevelopmentKey;
+}
+
+function resolveSecretsKey(env: NodeJS.ProcessEnv, databaseUrl: string, warn: (message: string) => void): ResolvedKey {
+  if (env.SECRETS_KEY) return { key: decodeSecretsKey(env.SECRETS_KEY, 'SECRETS_KEY') };
   if (env.NODE_ENV === 'production') {
     throw new ConfigError(
       'SECRETS_KEY is required when NODE_ENV=production (32 random bytes in base64, e.g. `openssl rand -base64 32`).',
     );
   }
   const location = parseDatabaseUrl(databaseUrl);
-  if (location.kind === 'sqlite' && location.filename === ':memory:') return randomBytes(32);
+  if (location.kind === 'sqlite' && location.filename === ':memory:') return { key: randomBytes(32) };
   const keyFile = developmentKeyFile(databaseUrl);
-  try {
-    return developmentKey(location, keyFile, warn);
-  } catch (err) {
-    if (err instanceof ConfigError) throw err;
+  const cannot = (err: unknown) => {
+    if (err instanceof ConfigError) return err;
     const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-    throw new ConfigError(
+    return new ConfigError(
       `SECRETS_KEY is not set, and the development key ${keyFile} cannot be made (${reason}): set SECRETS_KEY, or a DATABASE_URL in a folder that can be written.`,
     );
+  };
+  try {
+    if (existsSync(keyFile)) return { key: decodeSecretsKey(readFileSync(keyFile, 'utf8'), keyFile) };
+    const made = newDevelopmentKey(location, keyFile);
+    const save = () => {
+      try {
+        mkdirSync(dirname(keyFile), { recursive: true });
+        writeFileSync(keyFile, `${made.key.toString('base64')}\n`, { mode: 0o600 });
+        chmodSync(keyFile, 0o600);
+      } catch (err) {
+        throw cannot(err);
+      }
+      warn(made.warning);
+    };
+    return { key: made.key, pending: { file: keyFile, save } };
+  } catch (err) {
+    throw cannot(err);
   }
 }
 
-function developmentKey(location: DatabaseLocation, keyFile: string, warn: (message: string) => void): Buffer {
-  if (!existsSync(keyFile)) {
-    mkdirSync(dirname(keyFile), { recursive: true });
-    const sharedKeyFile = join(location.kind === 'sqlite' ? dirname(location.filename) : 'data', 'secrets.key');
-    const hasData = location.kind === 'postgres' || existsSync(location.filename);
-    if (hasData && existsSync(sharedKeyFile)) {
-      copyFileSync(sharedKeyFile, keyFile);
-      chmodSync(keyFile, 0o600);
-      warn(
-        `SECRETS_KEY is not set: the development key of this database is now ${keyFile} (copied from ${sharedKeyFile}, which other databases of the folder may still use). Set SECRETS_KEY in production.`,
-      );
-    } else {
-      writeFileSync(keyFile, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
-      warn(`SECRETS_KEY is not set: generated a development key into ${keyFile}. Set SECRETS_KEY in production.`);
-    }
+/**
+ * The key of a database that has none yet: the shared `secrets.key` of its folder when the database
+ * already holds data (what it holds was sealed with that key), a new one otherwise.
+ */
+function newDevelopmentKey(location: DatabaseLocation, keyFile: string): { key: Buffer; warning: string } {
+  const sharedKeyFile = join(location.kind === 'sqlite' ? dirname(location.filename) : 'data', 'secrets.key');
+  const hasData = location.kind === 'postgres' || existsSync(location.filename);
+  if (hasData && existsSync(sharedKeyFile)) {
+    return {
+      key: decodeSecretsKey(readFileSync(sharedKeyFile, 'utf8'), sharedKeyFile),
+      warning: `SECRETS_KEY is not set: the development key of this database is now ${keyFile} (copied from ${sharedKeyFile}, which other databases of the folder may still use). Set SECRETS_KEY in production.`,
+    };
   }
-  return decodeSecretsKey(readFileSync(keyFile, 'utf8'), keyFile);
+  return {
+    key: randomBytes(32),
+    warning: `SECRETS_KEY is not set: generated a development key into ${keyFile}. Set SECRETS_KEY in production.`,
+  };
 }
 
 function checkDatabaseUrl(url: string): string {
@@ -207,7 +235,11 @@ export function loadConfig(
       keepAliveTimeoutMs: parsePositiveInteger(env.KEEP_ALIVE_TIMEOUT_MS, 'KEEP_ALIVE_TIMEOUT_MS', 5_000),
     },
     shutdownDelayMs: parseNonNegativeInteger(env.SHUTDOWN_DELAY_MS, 'SHUTDOWN_DELAY_MS', 5_000),
-    secretsKey: resolveSecretsKey(env, databaseUrl, warn),
+    ...secretsKeyOf(resolveSecretsKey(env, databaseUrl, warn)),
     validateResponses: nodeEnv !== 'production',
   };
+}
+
+function secretsKeyOf({ key, pending }: ResolvedKey): Pick<Config, 'secretsKey' | 'developmentKey'> {
+  return pending ? { secretsKey: key, developmentKey: pending } : { secretsKey: key };
 }

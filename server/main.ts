@@ -52,6 +52,8 @@ async function main(): Promise<void> {
     poolSize: config.databasePoolSize,
     onPoolError: (err) => logger.warn({ err }, 'idle database connection lost'),
   });
+  // Only now: a start that fails to open the database leaves no key behind for it.
+  config.developmentKey?.save();
 
   const destinationTypes = loadDestinationTypeRules(spec);
   const sharedLimits = config.redisUrl ? await connectRedisRateLimitStores(config.redisUrl) : undefined;

@@ -8,8 +8,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { developmentKeyFile, loadConfig } from '../../server/config.js';
 
-const configFor = (databaseUrl: string, warnings: string[] = []) =>
-  loadConfig({ NODE_ENV: 'development', DATABASE_URL: databaseUrl }, (message) => warnings.push(message));
+/** The configuration of a database, its development key saved as the server does once the database has opened. */
+const configFor = (databaseUrl: string, warnings: string[] = []) => {
+  const config = loadConfig({ NODE_ENV: 'development', DATABASE_URL: databaseUrl }, (message) =>
+    warnings.push(message),
+  );
+  config.developmentKey?.save();
+  return config;
+};
 
 describe('the development secrets key', () => {
   it('is one per database, beside its SQLite file, generated once', () => {
@@ -39,6 +45,19 @@ describe('the development secrets key', () => {
     expect(warnings[0]).toContain(`copied from ${join(dir, 'secrets.key')}`);
     // A new database of the same folder gets a key of its own.
     expect(configFor(`sqlite:${join(dir, 'new.db')}`).secretsKey.equals(shared)).toBe(false);
+  });
+
+  it('is written, and its warning said, only when saved: a database that does not open leaves no key', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dev-key-'));
+    const warnings: string[] = [];
+    const config = loadConfig({ NODE_ENV: 'development', DATABASE_URL: `sqlite:${join(dir, 'a.db')}` }, (message) =>
+      warnings.push(message),
+    );
+    expect(config.secretsKey.length).toBe(32);
+    expect([existsSync(join(dir, 'a.db.key')), warnings]).toEqual([false, []]);
+    config.developmentKey?.save();
+    expect(readFileSync(join(dir, 'a.db.key'), 'utf8').trim()).toBe(config.secretsKey.toString('base64'));
+    expect(warnings).toHaveLength(1);
   });
 
   it('of a PostgreSQL database is named after its server and database', () => {

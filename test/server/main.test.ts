@@ -1,6 +1,15 @@
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { copyFileSync, cpSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -273,6 +282,16 @@ describe('npm start, for errors a user can cause', () => {
     const { code, stderr } = await startWith(withKey === 'with SECRETS_KEY' ? env : { ...env, SECRETS_KEY: '' });
     expect(code).not.toBe(0);
     expect(oneLineOf(stderr)).toMatch(name === 'DATABASE_URL' ? /DATABASE_URL|database|development key/ : name);
+  });
+
+  it('writes no development key, and warns of none, for a database that does not open', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'no-key-left-'));
+    // A folder where the database file should be: SQLite cannot open it; the key could be written.
+    mkdirSync(join(folder, 'api.db'));
+    const { code, stderr } = await startWith({ DATABASE_URL: `sqlite:${join(folder, 'api.db')}`, SECRETS_KEY: '' });
+    expect(code).toBe(1);
+    expect(oneLineOf(stderr)).toMatch(/^Cannot open the SQLite database/);
+    expect(readdirSync(folder)).toEqual(['api.db']);
   });
 
   it('says in one line that DATABASE_URL is not one it knows', async () => {
