@@ -1,7 +1,13 @@
 import { defineConfig } from 'vitest/config';
+import { findTestServices } from './test/support/services.js';
 
 // The store and server suites run on SQLite always, and again on PostgreSQL when
-// TEST_POSTGRES_URL names a server where the tests may create and drop databases.
+// TEST_POSTGRES_URL names a server where the tests may create and drop databases, or when
+// PostgreSQL answers on its default loopback port (test/support/services.ts); Redis alike.
+// The config is read once per project: the lines are said once.
+const serviceLines = await findTestServices(process.env);
+if (!process.env.TEST_SERVICES_SAID) console.log(serviceLines.join('\n'));
+process.env.TEST_SERVICES_SAID = '1';
 const postgresSuites = [
   'test/server/keys.test.ts',
   'test/server/destinations.test.ts',
