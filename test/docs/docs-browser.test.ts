@@ -117,7 +117,9 @@ describe.skipIf(!hasChromium)(
       await page.goto(`${server.baseUrl}/docs/#/observability/updateobservabilitydestination`, {
         waitUntil: 'networkidle',
       });
-      await page.getByText('412', { exact: true }).first().click();
+      // Its 412 among the operation's responses, not a 412 the introduction speaks of.
+      const patchSection = page.locator('[data-section-id="/observability/updateobservabilitydestination"]');
+      await patchSection.getByText('412', { exact: true }).first().click();
       await expect
         .poll(() => page.getByText('does not match the current', { exact: false }).first().isVisible(), {
           timeout: 5_000,
