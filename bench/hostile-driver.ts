@@ -1,10 +1,9 @@
 // Sends a vector's requests to a server of the benchmark on loopback, a fixed number, a few at a
 // time, and reads around them, inside the server's process, its CPU time and its memory after a
 // full garbage collection. Both the hostile-traffic benchmark and its test in `npm test` use it.
-import type { ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import type { HostileRequest } from './hostile-vectors.js';
-import { cpuMicros, type Started } from './processes.js';
+import { askProbe, cpuMicros, type Started } from './processes.js';
 
 interface Memory {
   heapUsed: number;
@@ -13,16 +12,7 @@ interface Memory {
 
 /** The server's heap and RSS in bytes, after a full collection when it runs with --expose-gc. */
 export function memoryAfterGc(started: Started): Promise<Memory> {
-  return new Promise((resolve, reject) => {
-    const child = started.child as ChildProcess;
-    const onMessage = (message: { memory?: Memory }) => {
-      if (!message.memory) return;
-      child.off('message', onMessage);
-      resolve(message.memory);
-    };
-    child.on('message', onMessage);
-    if (!child.send('memory')) reject(new Error('the server has no IPC channel'));
-  });
+  return askProbe<Memory>(started, 'memory', 'memory');
 }
 
 function send(agent: Agent, port: number, req: HostileRequest): Promise<number> {

@@ -14,18 +14,24 @@ export interface Started {
   port: number;
 }
 
-/** The CPU time, user and system, that a server of the benchmark has used so far, in microseconds. */
-export function cpuMicros(started: Started): Promise<number> {
+/** Asks a server of the benchmark (bench/servers/cpu-probe.ts) over IPC; resolves with its answer's `field`. */
+export function askProbe<T>(started: Started, request: string, field: string): Promise<T> {
   return new Promise((resolve, reject) => {
     const child = started.child as ChildProcess;
-    const onMessage = (message: { cpuUsage?: NodeJS.CpuUsage }) => {
-      if (!message.cpuUsage) return;
+    const onMessage = (message: Record<string, unknown>) => {
+      if (message[field] === undefined) return;
       child.off('message', onMessage);
-      resolve(message.cpuUsage.user + message.cpuUsage.system);
+      resolve(message[field] as T);
     };
     child.on('message', onMessage);
-    if (!child.send('cpu-usage')) reject(new Error('the server has no IPC channel'));
+    if (!child.send(request)) reject(new Error('the server has no IPC channel'));
   });
+}
+
+/** The CPU time, user and system, that a server of the benchmark has used so far, in microseconds. */
+export async function cpuMicros(started: Started): Promise<number> {
+  const usage = await askProbe<NodeJS.CpuUsage>(started, 'cpu-usage', 'cpuUsage');
+  return usage.user + usage.system;
 }
 
 /** The node flags of `npm start`, so that the server is measured exactly as it is run. */

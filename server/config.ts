@@ -129,20 +129,17 @@ export interface PendingDevelopmentKey {
   save(): void;
 }
 
-interface ResolvedKey {
-  key: Buffer;
-  pending?: PendingDevelopmentKey;
-}
+type ResolvedKey = Pick<Config, 'secretsKey' | 'developmentKey'>;
 
 function resolveSecretsKey(env: NodeJS.ProcessEnv, databaseUrl: string, warn: (message: string) => void): ResolvedKey {
-  if (env.SECRETS_KEY) return { key: decodeSecretsKey(env.SECRETS_KEY, 'SECRETS_KEY') };
+  if (env.SECRETS_KEY) return { secretsKey: decodeSecretsKey(env.SECRETS_KEY, 'SECRETS_KEY') };
   if (env.NODE_ENV === 'production') {
     throw new ConfigError(
       'SECRETS_KEY is required when NODE_ENV=production (32 random bytes in base64, e.g. `openssl rand -base64 32`).',
     );
   }
   const location = parseDatabaseUrl(databaseUrl);
-  if (location.kind === 'sqlite' && location.filename === ':memory:') return { key: randomBytes(32) };
+  if (location.kind === 'sqlite' && location.filename === ':memory:') return { secretsKey: randomBytes(32) };
   const keyFile = developmentKeyFile(databaseUrl);
   const cannot = (err: unknown) => {
     if (err instanceof ConfigError) return err;
@@ -152,7 +149,7 @@ function resolveSecretsKey(env: NodeJS.ProcessEnv, databaseUrl: string, warn: (m
     );
   };
   try {
-    if (existsSync(keyFile)) return { key: decodeSecretsKey(readFileSync(keyFile, 'utf8'), keyFile) };
+    if (existsSync(keyFile)) return { secretsKey: decodeSecretsKey(readFileSync(keyFile, 'utf8'), keyFile) };
     const made = newDevelopmentKey(location, keyFile);
     const save = () => {
       try {
@@ -164,7 +161,7 @@ function resolveSecretsKey(env: NodeJS.ProcessEnv, databaseUrl: string, warn: (m
       }
       warn(made.warning);
     };
-    return { key: made.key, pending: { file: keyFile, save } };
+    return { secretsKey: made.key, developmentKey: { file: keyFile, save } };
   } catch (err) {
     throw cannot(err);
   }
@@ -235,11 +232,7 @@ export function loadConfig(
       keepAliveTimeoutMs: parsePositiveInteger(env.KEEP_ALIVE_TIMEOUT_MS, 'KEEP_ALIVE_TIMEOUT_MS', 5_000),
     },
     shutdownDelayMs: parseNonNegativeInteger(env.SHUTDOWN_DELAY_MS, 'SHUTDOWN_DELAY_MS', 5_000),
-    ...secretsKeyOf(resolveSecretsKey(env, databaseUrl, warn)),
+    ...resolveSecretsKey(env, databaseUrl, warn),
     validateResponses: nodeEnv !== 'production',
   };
-}
-
-function secretsKeyOf({ key, pending }: ResolvedKey): Pick<Config, 'secretsKey' | 'developmentKey'> {
-  return pending ? { secretsKey: key, developmentKey: pending } : { secretsKey: key };
 }
