@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { developmentKeyFile, loadConfig } from '../../server/config.js';
+import { ConfigError, developmentKeyFile, loadConfig } from '../../server/config.js';
 
 /** The configuration of a database, its development key saved as the server does once the database has opened. */
 const configFor = (databaseUrl: string, warnings: string[] = []) => {
@@ -58,6 +58,32 @@ describe('the development secrets key', () => {
     config.developmentKey?.save();
     expect(readFileSync(join(dir, 'a.db.key'), 'utf8').trim()).toBe(config.secretsKey.toString('base64'));
     expect(warnings).toHaveLength(1);
+  });
+
+  it('that cannot be written is a configuration error of one line, naming the file and why', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dev-key-'));
+    // A file where the key's folder should be.
+    writeFileSync(join(dir, 'not-a-folder'), '');
+    const keyFile = join(dir, 'not-a-folder', 'api.db.key');
+    const warnings: string[] = [];
+    const config = loadConfig(
+      { NODE_ENV: 'development', DATABASE_URL: `sqlite:${join(dir, 'not-a-folder', 'api.db')}` },
+      (message) => warnings.push(message),
+    );
+    expect(config.developmentKey?.file).toBe(keyFile);
+    expect(() => config.developmentKey?.save()).toThrow(
+      new ConfigError(
+        `SECRETS_KEY is not set, and the development key ${keyFile} cannot be made (EEXIST): set SECRETS_KEY, or a DATABASE_URL in a folder that can be written.`,
+      ),
+    );
+    expect(warnings).toEqual([]);
+  });
+
+  it('that exists but is not a key is a configuration error, not a new key', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dev-key-'));
+    writeFileSync(join(dir, 'api.db.key'), 'not base64 of 32 bytes\n');
+    expect(() => configFor(`sqlite:${join(dir, 'api.db')}`)).toThrow(ConfigError);
+    expect(readFileSync(join(dir, 'api.db.key'), 'utf8')).toBe('not base64 of 32 bytes\n');
   });
 
   it('of a PostgreSQL database is named after its server and database', () => {
