@@ -14,6 +14,7 @@ export default defineConfig({
       'test/docs/**',
       'test/spec-diff/**',
       'test/server/main.test.ts',
+      'test/server/npm-start.test.ts',
       'test/server/cli.test.ts',
       'test/server/cli-messages.test.ts',
       'test/hardening/rate-limit-redis.test.ts',

@@ -39,8 +39,8 @@ function startScriptNodeFlags(): string[] {
   const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
     scripts: Record<string, string>;
   };
-  const match = /^node((?: --\S+)*) dist\/server\/main\.js$/.exec(scripts.start ?? '');
-  if (!match) throw new Error(`npm start is not "node [flags] dist/server/main.js": ${scripts.start}`);
+  const match = /^node((?: --\S+)*) scripts\/start\.mjs$/.exec(scripts.start ?? '');
+  if (!match) throw new Error(`npm start is not "node [flags] scripts/start.mjs": ${scripts.start}`);
   return (match[1] ?? '').split(' ').filter(Boolean);
 }
 export const serverNodeFlags = startScriptNodeFlags();

@@ -1,10 +1,13 @@
 // Builds dist/docs/index.html with Redocly, then makes it render with no network: the renderer
 // that the page would load from a CDN is the same version Redocly CLI ships, copied beside it,
-// without the Redocly logo it would otherwise fetch from a CDN.
+// without the Redocly logo it would otherwise fetch from a CDN. Redocly's own output (its notices
+// included) is shown only when it fails: a build that works prints one line.
+// Usage: npm run docs [-- --if-stale]; `npm start` calls buildDocs({ ifStale: true }).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { docsDir as outputDir, projectRoot as root } from '../server/project-root.js';
 
 const outputFile = join(outputDir, 'index.html');
@@ -13,46 +16,73 @@ const cliRoot = dirname(require.resolve('@redocly/cli/package.json'));
 const renderer = join(cliRoot, 'lib', 'chunks', 'redoc.standalone.js');
 const RENDERER_NAME = 'redoc.standalone.js';
 
-// With --if-stale (npm start): nothing to do when the page is newer than everything it is built from.
-const inputs = [join(root, 'openapi.yaml'), join(root, 'scripts', 'build-docs.ts'), renderer];
-const outputs = [outputFile, join(outputDir, RENDERER_NAME)];
-if (process.argv.includes('--if-stale') && outputs.every(existsSync)) {
+/** Whether the page is newer than everything it is built from. */
+function docsAreFresh(): boolean {
+  const inputs = [join(root, 'openapi.yaml'), join(root, 'scripts', 'build-docs.ts'), renderer];
+  const outputs = [outputFile, join(outputDir, RENDERER_NAME)];
+  if (!outputs.every(existsSync)) return false;
   const newestInput = Math.max(...inputs.map((file) => statSync(file).mtimeMs));
-  if (Math.min(...outputs.map((file) => statSync(file).mtimeMs)) > newestInput) process.exit(0);
+  return Math.min(...outputs.map((file) => statSync(file).mtimeMs)) > newestInput;
 }
 
-mkdirSync(outputDir, { recursive: true });
-execFileSync(process.execPath, [join(cliRoot, 'bin', 'cli.js'), 'build-docs', 'openapi.yaml', '-o', outputFile], {
-  cwd: root,
-  env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
-
-const rendererVersion = /Version: (\S+)/.exec(readFileSync(renderer, 'utf8').slice(0, 400))?.[1];
-let html = readFileSync(outputFile, 'utf8');
-const cdnPattern = /https:\/\/cdn\.redocly\.com\/redoc\/v([^/]+)\/bundles\/redoc\.standalone\.js/g;
-const wanted = new Set([...html.matchAll(cdnPattern)].map((match) => match[1]));
-if (wanted.size !== 1 || !wanted.has(rendererVersion ?? '')) {
-  throw new Error(`the page wants renderer ${[...wanted].join(', ')}, Redocly CLI ships ${rendererVersion}`);
+function runRedocly(args: string[]): void {
+  try {
+    execFileSync(process.execPath, [join(cliRoot, 'bin', 'cli.js'), ...args], {
+      cwd: root,
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  } catch (err) {
+    const { stdout, stderr } = err as { stdout?: Buffer; stderr?: Buffer };
+    process.stderr.write(`${stdout ?? ''}${stderr ?? ''}`);
+    throw new Error(`docs: redocly ${args[0]} failed (its output is above)`);
+  }
 }
-html = html
-  .replace(/\s+integrity="[^"]*"/g, '')
-  .replace(/\s+crossorigin="anonymous"/g, '')
-  .replace(cdnPattern, `./${RENDERER_NAME}`);
-// Anything the browser would fetch by itself: scripts, stylesheets, modules, fonts and images.
-const remote =
-  /<script[^>]+src="https?:[^"]*"|<link[^>]+href="https?:[^"]*"|from\s+["']https?:[^"']*|url\(\s*["']?https?:[^)]*/.exec(
-    html,
+
+/** Builds the docs; with ifStale, only when the page is older than what it is built from. */
+export function buildDocs({ ifStale }: { ifStale: boolean }): void {
+  if (ifStale && docsAreFresh()) return;
+  mkdirSync(outputDir, { recursive: true });
+  runRedocly(['build-docs', 'openapi.yaml', '-o', outputFile]);
+
+  const rendererVersion = /Version: (\S+)/.exec(readFileSync(renderer, 'utf8').slice(0, 400))?.[1];
+  let html = readFileSync(outputFile, 'utf8');
+  const cdnPattern = /https:\/\/cdn\.redocly\.com\/redoc\/v([^/]+)\/bundles\/redoc\.standalone\.js/g;
+  const wanted = new Set([...html.matchAll(cdnPattern)].map((match) => match[1]));
+  if (wanted.size !== 1 || !wanted.has(rendererVersion ?? '')) {
+    throw new Error(`the page wants renderer ${[...wanted].join(', ')}, Redocly CLI ships ${rendererVersion}`);
+  }
+  html = html
+    .replace(/\s+integrity="[^"]*"/g, '')
+    .replace(/\s+crossorigin="anonymous"/g, '')
+    .replace(cdnPattern, `./${RENDERER_NAME}`);
+  // Anything the browser would fetch by itself: scripts, stylesheets, modules, fonts and images.
+  const remote =
+    /<script[^>]+src="https?:[^"]*"|<link[^>]+href="https?:[^"]*"|from\s+["']https?:[^"']*|url\(\s*["']?https?:[^)]*/.exec(
+      html,
+    );
+  if (remote) throw new Error(`the page still loads something remote: ${remote[0]}`);
+  writeFileSync(outputFile, html);
+  // The sidebar's "powered by" logo is an image on Redocly's CDN: an empty image in its place.
+  const logoPattern = /https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(-full)?\.svg/g;
+  const rendererSource = readFileSync(renderer, 'utf8');
+  if (!logoPattern.test(rendererSource))
+    throw new Error(`the renderer ${rendererVersion} no longer has the logo this drops`);
+  const withoutLogo = rendererSource.replace(
+    logoPattern,
+    "data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg'/>",
   );
-if (remote) throw new Error(`the page still loads something remote: ${remote[0]}`);
-writeFileSync(outputFile, html);
-// The sidebar's "powered by" logo is an image on Redocly's CDN: an empty image in its place.
-const logoPattern = /https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(-full)?\.svg/g;
-const rendererSource = readFileSync(renderer, 'utf8');
-if (!logoPattern.test(rendererSource))
-  throw new Error(`the renderer ${rendererVersion} no longer has the logo this drops`);
-const withoutLogo = rendererSource.replace(logoPattern, "data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg'/>");
-const cdn = /https:\/\/cdn\.redoc\.ly\/[^`'"\s]*/.exec(withoutLogo);
-if (cdn) throw new Error(`the renderer still loads something from a CDN: ${cdn[0]}`);
-writeFileSync(join(outputDir, RENDERER_NAME), withoutLogo);
-console.log(`docs: ${outputFile} (renderer ${rendererVersion}, served locally)`);
+  const cdn = /https:\/\/cdn\.redoc\.ly\/[^`'"\s]*/.exec(withoutLogo);
+  if (cdn) throw new Error(`the renderer still loads something from a CDN: ${cdn[0]}`);
+  writeFileSync(join(outputDir, RENDERER_NAME), withoutLogo);
+  console.log(`docs: ${outputFile} (renderer ${rendererVersion}, served locally)`);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  try {
+    buildDocs({ ifStale: process.argv.includes('--if-stale') });
+  } catch (err) {
+    console.error(err instanceof Error ? err.message : String(err));
+    process.exit(1);
+  }
+}

@@ -22,13 +22,9 @@ import { componentSchema, describeErrors, spec } from '../support/spec.js';
 
 const exec = promisify(execFile);
 
-// `npm start` runs the compiled server; the build here makes sure it is compiled from these sources.
+// `npm start` runs the compiled server; its own build here makes sure it is compiled from these sources.
 beforeAll(async () => {
-  await exec(
-    process.execPath,
-    [join(projectRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.server.json'],
-    { cwd: projectRoot },
-  );
+  await exec('npm', ['run', '-s', 'build:server'], { cwd: projectRoot });
 });
 
 function start(dataDir: string) {
