@@ -23,12 +23,15 @@ export interface HttpServer {
    */
   closeKeepAlive(idleGraceMs?: number): void;
   /**
-   * Stops accepting connections, answers what arrives on the open ones (with `Connection:
-   * close`), closes connections that stay idle past a grace period, and resolves when none is
-   * left.
+   * Takes the connections already in the listen queue, then stops accepting; answers what arrives
+   * on the open ones (with `Connection: close`), closes connections that stay idle past a grace
+   * period, and resolves when none is left.
    */
   drain(idleGraceMs?: number): Promise<void>;
 }
+
+/** The longest a drain keeps taking queued connections before it closes the listener. */
+const ACCEPT_QUEUE_LIMIT_MS = 1000;
 
 export async function listen(app: Express, host: string, port: number, timeouts: HttpTimeouts): Promise<HttpServer> {
   let draining = false;
@@ -61,12 +64,27 @@ export async function listen(app: Express, host: string, port: number, timeouts:
     drain(idleGraceMs = 1000) {
       closeKeepAlive(idleGraceMs);
       return new Promise<void>((resolve) => {
-        // http.Server#close would also drop idle connections at once, including one whose request
-        // is on its way; the plain net close only stops accepting.
-        NetServer.prototype.close.call(server, () => {
-          clearInterval(sweeper);
-          resolve();
-        });
+        // Closing the listener resets every connection that the kernel has completed and node has
+        // not yet taken from the listen queue: take them first, until a turn of the event loop
+        // takes none (or for at most a second under a flood), and answer their requests.
+        let accepted = 0;
+        const countAccepted = () => {
+          accepted++;
+        };
+        server.on('connection', countAccepted);
+        const deadline = performance.now() + ACCEPT_QUEUE_LIMIT_MS;
+        const closeOnceQueueEmpty = (seen: number) =>
+          setImmediate(() => {
+            if (accepted !== seen && performance.now() < deadline) return closeOnceQueueEmpty(accepted);
+            server.off('connection', countAccepted);
+            // http.Server#close would also drop idle connections at once, including one whose
+            // request is on its way; the plain net close only stops accepting.
+            NetServer.prototype.close.call(server, () => {
+              clearInterval(sweeper);
+              resolve();
+            });
+          });
+        closeOnceQueueEmpty(-1);
       });
     },
   };

@@ -1,11 +1,17 @@
 // The HTTP server around the app, in this process: the timeouts it is given, keep-alive until
 // closeKeepAlive and `Connection: close` after it, idle connections closed after the grace period,
-// a drain that refuses new connections but answers the open ones, and a busy port.
+// a drain that answers the open connections and those already in the listen queue, then refuses
+// new ones, and a busy port.
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { Agent, request, type Server } from 'node:http';
 import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import express from 'express';
 import { describe, expect, it } from 'vitest';
+import { collectOutput } from '../../scripts/child-process.js';
 import { type HttpServer, type HttpTimeouts, listen } from '../../server/http/http-server.js';
 
 const TIMEOUTS: HttpTimeouts = { headersTimeoutMs: 2000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 60_000 };
@@ -63,6 +69,40 @@ async function within<T>(promise: Promise<T>, ms: number, what: string): Promise
 function keepAliveAgent(): Agent {
   return new Agent({ keepAlive: true, maxSockets: 1 });
 }
+
+async function listenerClosed(http: HttpServer): Promise<void> {
+  while (http.server.listening) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+const QUEUED = 40;
+/**
+ * In a process of its own: COUNT connections, each sending one GET /hello as soon as it is
+ * connected; writes CONNECTED_FILE once the kernel has completed them all; prints the tally of
+ * status lines and socket errors once every connection has ended.
+ */
+const QUEUED_CLIENT = `
+import { connect } from 'node:net';
+import { writeFileSync } from 'node:fs';
+const count = Number(process.env.COUNT);
+const tally = {};
+let connected = 0;
+let ended = 0;
+const note = (what) => {
+  tally[what] = (tally[what] ?? 0) + 1;
+  if (++ended === count) console.log(JSON.stringify(tally));
+};
+for (let i = 0; i < count; i++) {
+  const socket = connect(Number(process.env.PORT), '127.0.0.1', () => {
+    socket.write('GET /hello HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\n\\r\\n');
+    if (++connected === count) writeFileSync(process.env.CONNECTED_FILE, '');
+  });
+  let answer = '';
+  let settled = false;
+  socket.on('data', (chunk) => (answer += chunk));
+  socket.on('error', (err) => { if (!settled) { settled = true; note(err.code); } });
+  socket.on('close', () => { if (!settled) { settled = true; note(answer.split('\\r\\n')[0] || 'closed without an answer'); } });
+}
+`;
 
 describe('the HTTP server', () => {
   it('is set up with the given timeouts, checked a quarter of the header timeout apart, within 100 ms and 1 s', async () => {
@@ -131,6 +171,7 @@ describe('the HTTP server', () => {
     const draining = http.drain(60_000).then(() => {
       drained = true;
     });
+    await within(listenerClosed(http), 2000, 'the listener closed');
     await expect(hello(port, new Agent())).rejects.toMatchObject({ code: 'ECONNREFUSED' });
     expect(drained).toBe(false);
     const second = await hello(port, agent);
@@ -138,6 +179,27 @@ describe('the HTTP server', () => {
     expect([second.status, second.body, second.connection]).toEqual([200, 'hello', 'close']);
     await within(draining, 2000, 'the drain');
     expect(http.server.listening).toBe(false);
+  });
+
+  it('drains: answers every connection already in the listen queue, then refuses new ones (none reset)', async () => {
+    const http = await listen(app, '127.0.0.1', 0, TIMEOUTS);
+    const port = portOf(http);
+    const connected = join(mkdtempSync(join(tmpdir(), 'drain-queue-')), 'connected');
+    const client = spawn(process.execPath, ['--input-type=module', '-e', QUEUED_CLIENT], {
+      env: { ...process.env, PORT: String(port), COUNT: String(QUEUED), CONNECTED_FILE: connected },
+    });
+    const finished = collectOutput(client);
+    // This event loop stays blocked until the kernel has completed every connection of the client:
+    // all of them wait in the listen queue, none taken by the server, when the drain starts.
+    const until = Date.now() + 10_000;
+    while (!existsSync(connected) && Date.now() < until)
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+    expect(existsSync(connected)).toBe(true);
+    const draining = http.drain();
+    const { stdout, stderr } = await within(finished, 10_000, 'the queued requests');
+    expect(JSON.parse(stdout || '{}'), stderr).toEqual({ 'HTTP/1.1 200 OK': QUEUED });
+    await within(draining, 5000, 'the drain');
+    await expect(hello(port, new Agent())).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   });
 
   it('drains a connection left idle by closing it after the grace period', async () => {
