@@ -2,27 +2,68 @@
 // that the page would load from a CDN is the same version Redocly CLI ships, copied beside it,
 // without the Redocly logo it would otherwise fetch from a CDN. Redocly's own output (its notices
 // included) is shown only when it fails: a build that works prints one line.
+// Beside it, changelog.html: every change of the contract from its git history, linked from the
+// introduction of the docs' copy of the spec.
 // Usage: npm run docs [-- --if-stale]; `npm start` calls buildDocs({ ifStale: true }).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { docsDir as outputDir, projectRoot as root } from '../server/project-root.js';
+import { type OpenApiDocument, parseSpecYaml } from '../server/spec.js';
+import { withCodeSamples } from './code-samples.js';
+import { changelogPage } from './spec-changelog-page.js';
 
 const outputFile = join(outputDir, 'index.html');
 const require = createRequire(import.meta.url);
 const cliRoot = dirname(require.resolve('@redocly/cli/package.json'));
 const renderer = join(cliRoot, 'lib', 'chunks', 'redoc.standalone.js');
 const RENDERER_NAME = 'redoc.standalone.js';
+const changelogFile = join(outputDir, 'changelog.html');
+
+/** The newest commit that changed openapi.yaml ('' outside a git checkout). */
+function newestSpecCommit(): string {
+  try {
+    return execFileSync('git', ['log', '-1', '--format=%H', '--', 'openapi.yaml'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  } catch {
+    return '';
+  }
+}
 
 /** Whether the page is newer than everything it is built from. */
 function docsAreFresh(): boolean {
-  const inputs = [join(root, 'openapi.yaml'), join(root, 'scripts', 'build-docs.ts'), renderer];
-  const outputs = [outputFile, join(outputDir, RENDERER_NAME)];
+  const inputs = [
+    join(root, 'openapi.yaml'),
+    ...['build-docs.ts', 'code-samples.ts', 'spec-changelog-page.ts'].map((file) => join(root, 'scripts', file)),
+    renderer,
+  ];
+  const outputs = [outputFile, join(outputDir, RENDERER_NAME), changelogFile];
   if (!outputs.every(existsSync)) return false;
   const newestInput = Math.max(...inputs.map((file) => statSync(file).mtimeMs));
-  return Math.min(...outputs.map((file) => statSync(file).mtimeMs)) > newestInput;
+  if (Math.min(...outputs.map((file) => statSync(file).mtimeMs)) <= newestInput) return false;
+  // The changelog is built from the history: a commit of openapi.yaml since makes it stale.
+  const upTo = /<meta name="upTo" content="([^"]*)">/.exec(readFileSync(changelogFile, 'utf8'))?.[1];
+  return upTo === newestSpecCommit();
+}
+
+/**
+ * The contract as the docs show it: the file itself, with a curl and a TypeScript sample for each
+ * operation (code-samples.ts) and a link to the changelog page in its introduction (only in the
+ * docs: the published contract stays as written).
+ */
+function specForDocs(dir: string): string {
+  const spec = withCodeSamples(parseSpecYaml(readFileSync(join(root, 'openapi.yaml'), 'utf8')) as OpenApiDocument);
+  const info = spec.info as { description?: string };
+  info.description = `${info.description ?? ''}\n\n[Changelog of this contract](changelog.html): every change, with its level.`;
+  const file = join(dir, 'openapi.json');
+  writeFileSync(file, JSON.stringify(spec));
+  return file;
 }
 
 function runRedocly(args: string[]): void {
@@ -39,11 +80,16 @@ function runRedocly(args: string[]): void {
   }
 }
 
-/** Builds the docs; with ifStale, only when the page is older than what it is built from. */
-export function buildDocs({ ifStale }: { ifStale: boolean }): void {
+/** Builds the docs; with ifStale, only when the pages are older than what they are built from. */
+export async function buildDocs({ ifStale }: { ifStale: boolean }): Promise<void> {
   if (ifStale && docsAreFresh()) return;
   mkdirSync(outputDir, { recursive: true });
-  runRedocly(['build-docs', 'openapi.yaml', '-o', outputFile]);
+  const scratch = mkdtempSync(join(tmpdir(), 'docs-'));
+  try {
+    runRedocly(['build-docs', specForDocs(scratch), '-o', outputFile]);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 
   const rendererVersion = /Version: (\S+)/.exec(readFileSync(renderer, 'utf8').slice(0, 400))?.[1];
   let html = readFileSync(outputFile, 'utf8');
@@ -75,12 +121,16 @@ export function buildDocs({ ifStale }: { ifStale: boolean }): void {
   const cdn = /https:\/\/cdn\.redoc\.ly\/[^`'"\s]*/.exec(withoutLogo);
   if (cdn) throw new Error(`the renderer still loads something from a CDN: ${cdn[0]}`);
   writeFileSync(join(outputDir, RENDERER_NAME), withoutLogo);
-  console.log(`docs: ${outputFile} (renderer ${rendererVersion}, served locally)`);
+  const title = String(
+    (parseSpecYaml(readFileSync(join(root, 'openapi.yaml'), 'utf8')) as { info: { title?: string } }).info.title,
+  );
+  writeFileSync(changelogFile, (await changelogPage(title)).html);
+  console.log(`docs: ${outputFile} and changelog.html (renderer ${rendererVersion}, served locally)`);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   try {
-    buildDocs({ ifStale: process.argv.includes('--if-stale') });
+    await buildDocs({ ifStale: process.argv.includes('--if-stale') });
   } catch (err) {
     console.error(err instanceof Error ? err.message : String(err));
     process.exit(1);

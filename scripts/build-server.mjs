@@ -10,15 +10,11 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const OUT_DIR = 'dist';
-const sources = [
-  ...['server', 'generated', 'bench'].flatMap((dir) =>
-    readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
-      .filter((file) => file.endsWith('.ts'))
-      .map((file) => join(dir, file)),
-  ),
-  'scripts/child-process.ts',
-  'scripts/build-docs.ts',
-];
+const sources = ['server', 'generated', 'bench', 'scripts'].flatMap((dir) =>
+  readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => join(dir, file)),
+);
 
 function upToDate() {
   const outputs = sources.map((source) => join(OUT_DIR, source.replace(/\.ts$/, '.js')));

@@ -1,70 +1,72 @@
-// npm run spec:diff -- [base-ref] [--allow-missing]: openapi.yaml at a git ref (default: the
-// previous commit) against the working copy. Prints every change, breaking, compatible or
-// documentation only; exits 1 on a breaking change unless info.version has a new major version.
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+// npm run spec:diff -- [ref] [--allow-missing] [--fail-on error|warning] [--format text|json|markdown]:
+// openapi.yaml at a git ref (default: the previous commit) against the working copy. Prints every
+// change with its level (error, warning, info) and rule id (spec-diff-rules.ts); exits 1 on an
+// error (or a warning, with --fail-on warning) unless info.version has a new major version.
 import { parseArgs } from 'node:util';
-import { parseSpecYaml } from '../server/spec.js';
 import { compareSpecs, documentationChanges, majorVersion } from './spec-compare.js';
+import { FORMATS, type Format, report } from './spec-diff-report.js';
+import { CannotCompare, specAt, versionOf, WORKING_COPY, workingSpec } from './spec-revisions.js';
 
-// Exit codes: 0 nothing breaks, 1 a breaking change without a new major version, 2 cannot compare
-// (a bad argument, an unknown ref, a revision without openapi.yaml, YAML that does not parse).
-const git = (args: string[]) => execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+// Exit codes: 0 nothing fails the gate, 1 an error (or warning) without a new major version, 2
+// cannot compare (a bad argument, an unknown ref, a revision without openapi.yaml, YAML that does
+// not parse).
+const USAGE =
+  'usage: npm run spec:diff -- [ref] [--allow-missing] [--fail-on error|warning] [--format text|json|markdown]';
 
 function cannotCompare(why: string): never {
   console.error(`spec:diff: ${why}`);
   process.exit(2);
 }
 
-let options: { values: { 'allow-missing'?: boolean }; positionals: string[] };
+let options: { values: { 'allow-missing'?: boolean; 'fail-on'?: string; format?: string }; positionals: string[] };
 try {
-  options = parseArgs({ allowPositionals: true, options: { 'allow-missing': { type: 'boolean' } } });
+  options = parseArgs({
+    allowPositionals: true,
+    options: {
+      'allow-missing': { type: 'boolean' },
+      'fail-on': { type: 'string', default: 'error' },
+      format: { type: 'string', default: 'text' },
+    },
+  });
 } catch (err) {
-  cannotCompare(`${(err as Error).message.split('\n')[0]} (usage: npm run spec:diff -- [ref] [--allow-missing])`);
+  cannotCompare(`${(err as Error).message.split('\n')[0]} (${USAGE})`);
 }
-if (options.positionals.length > 1)
-  cannotCompare('one ref at most (usage: npm run spec:diff -- [ref] [--allow-missing])');
+if (options.positionals.length > 1) cannotCompare(`one ref at most (${USAGE})`);
+const failOn = options.values['fail-on'] ?? 'error';
+if (failOn !== 'error' && failOn !== 'warning')
+  cannotCompare(`--fail-on takes error or warning (got ${JSON.stringify(failOn)})`);
+const format = (options.values.format ?? 'text') as Format;
+if (!FORMATS.includes(format)) cannotCompare(`--format takes ${FORMATS.join(', ')} (got ${JSON.stringify(format)})`);
 const ref = options.positionals[0] ?? 'HEAD~1';
 
 try {
-  git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
-} catch {
-  cannotCompare(`${JSON.stringify(ref)} is not a commit of this repository (a branch, a tag, HEAD~1...)`);
-}
-let baseText: string;
-try {
-  baseText = git(['show', `${ref}:openapi.yaml`]);
-} catch {
-  if (options.values['allow-missing']) {
-    console.log(`spec:diff: ${ref} has no openapi.yaml; nothing to compare (--allow-missing).`);
-    process.exit(0);
+  const before = specAt(ref);
+  if (!before) {
+    if (options.values['allow-missing']) {
+      console.log(`spec:diff: ${ref} has no openapi.yaml; nothing to compare (--allow-missing).`);
+      process.exit(0);
+    }
+    cannotCompare(`${ref} has no openapi.yaml to compare with (pass --allow-missing for the contract's first commit)`);
   }
-  cannotCompare(`${ref} has no openapi.yaml to compare with (pass --allow-missing for the contract's first commit)`);
-}
-function parse(text: string, where: string): Record<string, unknown> {
-  try {
-    return parseSpecYaml(text) as Record<string, unknown>;
-  } catch (err) {
-    const { reason, mark } = err as { reason?: string; mark?: { line: number; column: number } };
-    const position = mark ? `:${mark.line + 1}:${mark.column + 1}` : '';
-    return cannotCompare(`${where}${position}: not valid YAML: ${reason ?? (err as Error).message}`);
-  }
-}
-const before = parse(baseText, `openapi.yaml at ${ref}`);
-let afterText = '';
-try {
-  afterText = readFileSync('openapi.yaml', 'utf8');
+  const after = workingSpec();
+  const changes = [...(await compareSpecs(before, after)), ...documentationChanges(before, after)];
+  console.log(
+    report(format, {
+      from: { label: ref, version: versionOf(before) },
+      to: { label: WORKING_COPY, version: versionOf(after) },
+      changes,
+    }),
+  );
+  const failing = changes.filter((c) => c.level === 'error' || (failOn === 'warning' && c.level === 'warning'));
+  const bumped = majorVersion(after) > majorVersion(before);
+  if (failing.length > 0 && format === 'text')
+    console.log(
+      bumped
+        ? `info.version goes to a new major (${versionOf(after)}): the ${failing.length} failing change(s) are allowed.`
+        : `${failing.length} change(s) at level ${failOn} or above without a new major info.version: failing.`,
+    );
+  process.exit(failing.length > 0 && !bumped ? 1 : 0);
 } catch (err) {
-  cannotCompare(`cannot read openapi.yaml: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  if (err instanceof CannotCompare) cannotCompare(err.message);
+  throw err;
 }
-const after = parse(afterText, 'openapi.yaml');
-const changes = [...(await compareSpecs(before, after)), ...documentationChanges(before, after)];
-const breaking = changes.filter((c) => c.breaking);
-const documentation = changes.filter((c) => c.what.startsWith('documentation '));
-for (const change of changes)
-  console.log(`${change.breaking ? 'BREAKING  ' : 'compatible'}  ${change.where}: ${change.what}`);
-const bumped = majorVersion(after) > majorVersion(before);
-console.log(
-  `spec:diff against ${ref}: ${changes.length} change(s), ${breaking.length} breaking, ${documentation.length} documentation only${bumped ? `; info.version goes to a new major (${String((after.info as { version?: string }).version)})` : ''}.`,
-);
-process.exit(breaking.length > 0 && !bumped ? 1 : 0);

@@ -6,7 +6,7 @@ import { buildServer } from './build-server.mjs';
 if (!(await buildServer())) process.exit(1);
 const { buildDocs } = await import('../dist/scripts/build-docs.js');
 try {
-  buildDocs({ ifStale: true });
+  await buildDocs({ ifStale: true });
 } catch (err) {
   console.error(err instanceof Error ? err.message : String(err));
   process.exit(1);

@@ -7,9 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codeSamples } from '../../scripts/code-samples.js';
 import { type DemoSeed, seedDemo } from '../../server/provisioning/demo.js';
+import { specOperations } from '../../server/spec.js';
 import { projectRoot } from '../support/process.js';
 import { destinationTypes, startTestServer, type TestServer } from '../support/server.js';
+import { spec } from '../support/spec.js';
 import { clientReadmeBlocks } from './readme-blocks.js';
 
 const exec = promisify(execFile);
@@ -140,6 +143,43 @@ describe(`the client package, ${clientPackage.name}`, () => {
     expect(client.stdout).toContain('/body/sampling_rate must be <= 1');
     expect(client.stdout).toContain('/body/name must NOT have fewer than 1 characters');
     expect(client.stdout).toMatch(/^200 sk-or-v1-/m);
+    expect(server.serverErrors()).toEqual([]);
+  }, 60_000);
+
+  it("runs the docs' code samples as written against the real server: curl and the TypeScript client, every operation", async () => {
+    const samples = codeSamples(spec);
+    expect([...samples.keys()].sort()).toEqual(
+      specOperations(spec)
+        .map(({ operation }) => operation.operationId)
+        .sort(),
+    );
+    // The value of each path parameter, by its name, from the seeded workspace.
+    const records: Record<string, string> = { hash: demo.key_hash, id: demo.destination_id, slug: demo.preset_slug };
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      API_URL: `${server.baseUrl}/api/v1`,
+      API_KEY: demo.management_key,
+    };
+    for (const { parameters } of specOperations(spec))
+      for (const parameter of parameters.filter((p) => p.in === 'path')) {
+        const value = records[parameter.name];
+        if (value === undefined) throw new Error(`no seeded record for path parameter ${parameter.name}`);
+        env[parameter.name.toUpperCase()] = value;
+      }
+    const files = [...samples].map(([operationId, sample]) => {
+      writeFileSync(join(consumer, `sample-${operationId}.ts`), sample.typescript);
+      return `sample-${operationId}.ts`;
+    });
+    const compiled = await compile(files, 'out');
+    expect(compiled.output).toBe('');
+    for (const [operationId, sample] of samples) {
+      const typescript = await exec(process.execPath, [`out/sample-${operationId}.js`], { cwd: consumer, env });
+      const curl = await exec('sh', ['-c', sample.curl], { env });
+      for (const output of [typescript.stdout, curl.stdout]) {
+        const answer = JSON.parse(output) as Record<string, unknown>;
+        expect(answer.error, `${operationId}: ${output}`).toBeUndefined();
+      }
+    }
     expect(server.serverErrors()).toEqual([]);
   }, 60_000);
 

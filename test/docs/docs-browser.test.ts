@@ -1,11 +1,13 @@
 // The published docs, opened at /docs in headless Chromium with every request off this server
-// blocked: the three operations, their parameters and their error responses must show, under
-// 127.0.0.1 and under another hostname over plain HTTP, and nothing is even attempted elsewhere.
+// blocked: the three operations, their parameters, error responses and code samples must show,
+// and the changelog page open, under 127.0.0.1 and under another hostname over plain HTTP, and
+// nothing is even attempted elsewhere.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codeSamples } from '../../scripts/code-samples.js';
 import { operationHandlers } from '../../server/operations/index.js';
 import { specOperations } from '../../server/spec.js';
 import { findChromium } from '../support/chromium.js';
@@ -19,6 +21,7 @@ const hasChromium = 'path' in chromiumFound;
 const OTHER_HOSTNAME = 'docs.example.test';
 const screenshotPath = join(projectRoot, 'test-output', 'docs.png');
 
+const samples = codeSamples(spec);
 let server: TestServer;
 let browser: Browser | undefined;
 
@@ -111,6 +114,9 @@ describe.skipIf(!hasChromium)(
           (requirement) => requirement.bearerAuth ?? [],
         );
         expect(shownKinds, `${operation.route} shows its key kinds`).toEqual(stated);
+        // Its code samples: the curl one shown first, its text as the docs build made it.
+        const curlLine = samples.get(operation.operationId)?.curl.split('\n')[0] ?? '(no sample)';
+        expect(main, `${operation.route} shows its curl sample`).toContain(curlLine.replace(/ \\$/, ''));
         await page.screenshot({ path: join(projectRoot, 'test-output', `docs-${operation.route.split('/')[0]}.png`) });
       }
       // An error response opens to its description.
@@ -131,6 +137,29 @@ describe.skipIf(!hasChromium)(
       expect(errors).toEqual([]);
       await context.close();
     }, 60_000);
+
+    it("links to the changelog page, which opens with no network and lists the contract's versions", async () => {
+      if (!browser) throw new Error('Chromium did not start');
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const local = new URL(server.baseUrl).host;
+      const blocked: string[] = [];
+      await page.route('**/*', (route) => {
+        const url = new URL(route.request().url());
+        if (url.host === local || url.protocol === 'data:') return route.continue();
+        blocked.push(url.href);
+        return route.abort();
+      });
+      await page.goto(`${server.baseUrl}/docs/`, { waitUntil: 'networkidle' });
+      await page.getByRole('link', { name: 'Changelog of this contract' }).first().click();
+      await page.waitForURL(/\/docs\/changelog\.html$/);
+      await expect
+        .poll(() => page.getByRole('heading', { level: 1 }).innerText(), { timeout: 5_000 })
+        .toBe(`${spec.info.title}: changelog`);
+      expect(await page.locator('h2').count()).toBeGreaterThan(0);
+      expect(blocked).toEqual([]);
+      await context.close();
+    }, 30_000);
 
     it(`renders under another hostname over plain HTTP (${OTHER_HOSTNAME}), and attempts nothing elsewhere`, async () => {
       if (!browser) throw new Error('Chromium did not start');

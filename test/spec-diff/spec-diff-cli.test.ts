@@ -1,39 +1,15 @@
 // `npm run spec:diff` as CI runs it, in a git repository of its own: a gate that passes only on a
 // comparison it could make. Exit 0 nothing breaks, 1 a breaking change without a new major
 // version, 2 it cannot compare.
-import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { collectOutput } from '../../scripts/child-process.js';
+import { describe, expect, it } from 'vitest';
 import { documentationChanges } from '../../scripts/spec-compare.js';
-import { projectRoot } from '../support/process.js';
+import { scratchRepo } from './scratch-repo.js';
 
-let repo = '';
-const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'ignore' });
-
-beforeAll(() => {
-  repo = mkdtempSync(join(tmpdir(), 'spec-diff-'));
-  git('init', '-q');
-  git('config', 'user.email', 'ci@example.com');
-  git('config', 'user.name', 'CI');
-  writeFileSync(join(repo, 'README.md'), 'before the contract\n');
-  git('add', '.');
-  git('commit', '-qm', 'no contract yet');
-  copyFileSync(join(projectRoot, 'openapi.yaml'), join(repo, 'openapi.yaml'));
-  git('add', '.');
-  git('commit', '-qm', 'the contract');
-});
+const repo = scratchRepo();
 
 async function specDiff(args: string[], edit?: (text: string) => string) {
-  const original = readFileSync(join(projectRoot, 'openapi.yaml'), 'utf8');
-  writeFileSync(join(repo, 'openapi.yaml'), edit ? edit(original) : original);
-  const tsx = import.meta.resolve('tsx');
-  const child = spawn(process.execPath, ['--import', tsx, join(projectRoot, 'scripts', 'spec-diff.ts'), ...args], {
-    cwd: repo,
-  });
-  const result = await collectOutput(child);
+  repo.writeSpec(edit);
+  const result = await repo.run('spec-diff', args);
   expect(result.stderr).not.toMatch(/^\s+at /m);
   return result;
 }
@@ -73,8 +49,10 @@ describe('spec:diff as a gate', () => {
       text.replace(/(\n {6}summary: )([^\n]+)/, '$1$2 (reworded)'),
     );
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^compatible {2}paths \S+ \w+ summary: documentation changed: summary$/m);
-    expect(stdout).toMatch(/1 change\(s\), 0 breaking, 1 documentation only\.$/m);
+    expect(stdout).toMatch(
+      /^info +documentation-changed +\S+ \S+ +paths \S+ \w+ summary: documentation changed: summary$/m,
+    );
+    expect(stdout).toMatch(/: 1 change\(s\): 0 error\(s\), 0 warning\(s\), 1 info\.$/m);
   });
 
   it('exits 1 on a breaking change', async () => {
@@ -82,13 +60,49 @@ describe('spec:diff as a gate', () => {
       text.replace(/\n {2}\/presets\/\{slug\}\/versions:/, '\n  /presets/{slug}/all-versions:'),
     );
     expect(code).toBe(1);
-    expect(stdout).toMatch(/^BREAKING/m);
+    expect(stdout).toMatch(/^error +api-path-removed-without-deprecation +GET \/presets\/\{slug\}\/versions/m);
+  });
+
+  it('passes a warning, and fails on it with --fail-on warning', async () => {
+    const addEnumValue = (text: string) => text.replace(/(\n {8}- webhook)/, '$1\n        - honeycomb');
+    const passed = await specDiff(['HEAD'], addEnumValue);
+    expect(passed.code).toBe(0);
+    expect(passed.stdout).toMatch(/^warning +response-property-enum-value-added /m);
+    const failed = await specDiff(['HEAD', '--fail-on', 'warning'], addEnumValue);
+    expect(failed.code).toBe(1);
+  });
+
+  it('prints JSON and Markdown with the same findings', async () => {
+    const edit = (text: string) =>
+      text.replace(/\n {2}\/presets\/\{slug\}\/versions:/, '\n  /presets/{slug}/all-versions:');
+    const json = await specDiff(['HEAD', '--format', 'json'], edit);
+    const parsed = JSON.parse(json.stdout) as {
+      counts: Record<string, number>;
+      changes: { id: string; level: string }[];
+    };
+    expect(parsed.changes).toContainEqual(
+      expect.objectContaining({ id: 'api-path-removed-without-deprecation', level: 'error' }),
+    );
+    expect(parsed.counts.error).toBe(parsed.changes.filter((c) => c.level === 'error').length);
+    const markdown = await specDiff(['HEAD', '--format', 'markdown'], edit);
+    expect(markdown.stdout).toContain('### `GET /presets/{slug}/versions`');
+    expect(markdown.stdout).toContain('- **error** `api-path-removed-without-deprecation`');
+    expect([json.code, markdown.code]).toEqual([1, 1]);
+  });
+
+  it.each([
+    [['--format', 'yaml'], 'spec:diff: --format takes text, json, markdown (got "yaml")'],
+    [['--fail-on', 'info'], 'spec:diff: --fail-on takes error or warning (got "info")'],
+  ])('exits 2 with one line on %j', async (args, line) => {
+    const { code, stderr } = await specDiff(['HEAD', ...args]);
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')).toEqual([line]);
   });
 
   it('exits 0 when nothing changed', async () => {
     const { code, stdout } = await specDiff(['HEAD']);
     expect(code).toBe(0);
-    expect(stdout).toContain('0 change(s), 0 breaking, 0 documentation only.');
+    expect(stdout).toContain(': 0 change(s): 0 error(s), 0 warning(s), 0 info.');
   });
 });
 
@@ -99,7 +113,12 @@ describe('documentation changes', () => {
     });
     expect(documentationChanges(schema({}), schema({ description: { type: 'string' } }))).toEqual([]);
     expect(documentationChanges(schema({}), { components: { schemas: { Note: { type: 'object' } } } })).toEqual([
-      { breaking: false, where: 'components schemas Note description', what: 'documentation removed: description' },
+      {
+        id: 'documentation-changed',
+        level: 'info',
+        where: 'components schemas Note description',
+        what: 'documentation removed: description',
+      },
     ]);
   });
 });

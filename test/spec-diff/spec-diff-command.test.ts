@@ -7,7 +7,7 @@ describe('spec:diff', () => {
   it('compares with a commit and exits 0 when nothing changed', async () => {
     const { code, stdout } = await runEntry('scripts/spec-diff.ts', ['HEAD'], {});
     expect(code).toBe(0);
-    expect(stdout).toMatch(/spec:diff against HEAD: \d+ change\(s\)/);
+    expect(stdout).toMatch(/^spec:diff HEAD \(\S+\) -> working copy \(\S+\): \d+ change\(s\)/m);
   });
 
   it('exits 2 with one line for a ref that is no commit', async () => {

@@ -1,0 +1,48 @@
+// npm run spec:diff:battery: the battery of edits (battery.ts) through spec:diff's engine and
+// through api-smart-diff, the maintained library it was weighed against. Coarse scores for both:
+// an error edit flagged breaking, a warning edit flagged (breaking, deprecated or unclassified for
+// api-smart-diff, which has no warning level; warning or error for spec:diff), a compatible edit
+// not flagged breaking. Strict score for spec:diff only: every expected oasdiff rule id at its
+// level. The misses are listed by name.
+import { apiCompare } from 'api-smart-diff';
+import { LEVELS, type Level } from '../../scripts/spec-diff-rules.js';
+import { BATTERY, coarse, documentsOf, runSpecDiff } from './battery-score.js';
+
+const tally = () => ({ error: [0, 0], warning: [0, 0], info: [0, 0] }) as Record<Level, [number, number]>;
+const ours = tally();
+const theirs = tally();
+const strict: [number, number] = [0, 0];
+const misses: string[] = [];
+for (const edit of BATTERY) {
+  const result = await runSpecDiff(edit);
+  const ourVerdict = coarse(edit, result.highest === 'error', result.highest !== 'info');
+  const [before, after] = documentsOf(edit);
+  const { diffs } = apiCompare(before, after);
+  const theirVerdict = coarse(
+    edit,
+    diffs.some((d) => d.type === 'breaking'),
+    diffs.some((d) => d.type === 'breaking' || d.type === 'deprecated' || d.type === 'unclassified'),
+  );
+  for (const [score, verdict] of [
+    [ours, ourVerdict],
+    [theirs, theirVerdict],
+  ] as const) {
+    score[edit.level][1]++;
+    if (verdict) score[edit.level][0]++;
+  }
+  strict[1]++;
+  if (result.strict) strict[0]++;
+  if (!ourVerdict || !result.strict)
+    misses.push(`spec:diff misses (${edit.level}) ${edit.name}: ${result.ids.join(', ')}`);
+  if (!theirVerdict)
+    misses.push(
+      `api-smart-diff misses (${edit.level}) ${edit.name}: ${[...new Set(diffs.map((d) => d.type))].join(', ')}`,
+    );
+}
+const cell = ([hit, all]: [number, number]) => `${hit}/${all}`;
+const label: Record<Level, string> = { error: 'errors caught', warning: 'warnings flagged', info: 'compatible passed' };
+console.log(`| engine | ${LEVELS.map((l) => label[l]).join(' | ')} | rule ids and levels |`);
+console.log('|---|---|---|---|---|');
+console.log(`| spec:diff | ${LEVELS.map((l) => cell(ours[l])).join(' | ')} | ${strict[0]}/${strict[1]} |`);
+console.log(`| api-smart-diff 1.0.6 | ${LEVELS.map((l) => cell(theirs[l])).join(' | ')} | (none) |`);
+for (const miss of misses) console.log(miss);
