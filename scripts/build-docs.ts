@@ -13,8 +13,6 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { docsDir as outputDir, projectRoot as root } from '../server/project-root.js';
 import { type OpenApiDocument, parseSpecYaml } from '../server/spec.js';
-import { withCodeSamples } from './code-samples.js';
-import { changelogPage } from './spec-changelog-page.js';
 
 const outputFile = join(outputDir, 'index.html');
 const require = createRequire(import.meta.url);
@@ -57,7 +55,9 @@ function docsAreFresh(): boolean {
  * operation (code-samples.ts) and a link to the changelog page in its introduction (only in the
  * docs: the published contract stays as written).
  */
-function specForDocs(dir: string): string {
+async function specForDocs(dir: string): Promise<string> {
+  // Loaded here, not at the top: `npm start` imports this module to check that the docs are fresh.
+  const { withCodeSamples } = await import('./code-samples.js');
   const spec = withCodeSamples(parseSpecYaml(readFileSync(join(root, 'openapi.yaml'), 'utf8')) as OpenApiDocument);
   const info = spec.info as { description?: string };
   info.description = `${info.description ?? ''}\n\n[Changelog of this contract](changelog.html): every change, with its level.`;
@@ -86,7 +86,7 @@ export async function buildDocs({ ifStale }: { ifStale: boolean }): Promise<void
   mkdirSync(outputDir, { recursive: true });
   const scratch = mkdtempSync(join(tmpdir(), 'docs-'));
   try {
-    runRedocly(['build-docs', specForDocs(scratch), '-o', outputFile]);
+    runRedocly(['build-docs', await specForDocs(scratch), '-o', outputFile]);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -124,6 +124,7 @@ export async function buildDocs({ ifStale }: { ifStale: boolean }): Promise<void
   const title = String(
     (parseSpecYaml(readFileSync(join(root, 'openapi.yaml'), 'utf8')) as { info: { title?: string } }).info.title,
   );
+  const { changelogPage } = await import('./spec-changelog-page.js');
   writeFileSync(changelogFile, (await changelogPage(title)).html);
   console.log(`docs: ${outputFile} and changelog.html (renderer ${rendererVersion}, served locally)`);
 }
