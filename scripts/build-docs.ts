@@ -55,10 +55,10 @@ function docsAreFresh(): boolean {
  * operation (code-samples.ts) and a link to the changelog page in its introduction (only in the
  * docs: the published contract stays as written).
  */
-async function specForDocs(dir: string): Promise<string> {
+async function specForDocs(contract: OpenApiDocument, dir: string): Promise<string> {
   // Loaded here, not at the top: `npm start` imports this module to check that the docs are fresh.
   const { withCodeSamples } = await import('./code-samples.js');
-  const spec = withCodeSamples(parseSpecYaml(readFileSync(join(root, 'openapi.yaml'), 'utf8')) as OpenApiDocument);
+  const spec = withCodeSamples(contract);
   const info = spec.info as { description?: string };
   info.description = `${info.description ?? ''}\n\n[Changelog of this contract](changelog.html): every change, with its level.`;
   const file = join(dir, 'openapi.json');
@@ -84,9 +84,10 @@ function runRedocly(args: string[]): void {
 export async function buildDocs({ ifStale }: { ifStale: boolean }): Promise<void> {
   if (ifStale && docsAreFresh()) return;
   mkdirSync(outputDir, { recursive: true });
+  const contract = parseSpecYaml(readFileSync(join(root, 'openapi.yaml'), 'utf8')) as OpenApiDocument;
   const scratch = mkdtempSync(join(tmpdir(), 'docs-'));
   try {
-    runRedocly(['build-docs', await specForDocs(scratch), '-o', outputFile]);
+    runRedocly(['build-docs', await specForDocs(contract, scratch), '-o', outputFile]);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -121,11 +122,8 @@ export async function buildDocs({ ifStale }: { ifStale: boolean }): Promise<void
   const cdn = /https:\/\/cdn\.redoc\.ly\/[^`'"\s]*/.exec(withoutLogo);
   if (cdn) throw new Error(`the renderer still loads something from a CDN: ${cdn[0]}`);
   writeFileSync(join(outputDir, RENDERER_NAME), withoutLogo);
-  const title = String(
-    (parseSpecYaml(readFileSync(join(root, 'openapi.yaml'), 'utf8')) as { info: { title?: string } }).info.title,
-  );
   const { changelogPage } = await import('./spec-changelog-page.js');
-  writeFileSync(changelogFile, (await changelogPage(title)).html);
+  writeFileSync(changelogFile, (await changelogPage(contract.info.title)).html);
   console.log(`docs: ${outputFile} and changelog.html (renderer ${rendererVersion}, served locally)`);
 }
 

@@ -2,8 +2,8 @@
 // against the commit before it (spec-compare.ts), grouped by operation, levels marked. Plain HTML
 // with its styles inline: it loads nothing, like the rest of the docs.
 
-import type { Change } from './spec-compare.js';
-import { compareSpecs, documentationChanges } from './spec-compare.js';
+import { type Change, specChanges } from './spec-compare.js';
+import { groupByOperation } from './spec-diff-report.js';
 import { type Document, specAt, specHistory, versionOf } from './spec-revisions.js';
 
 const escapeHtml = (text: string) =>
@@ -11,12 +11,7 @@ const escapeHtml = (text: string) =>
 
 function changesHtml(changes: Change[]): string {
   if (changes.length === 0) return '<p>No change to the contract (the file changed in form only).</p>';
-  const groups = new Map<string, Change[]>();
-  for (const change of changes) {
-    const group = change.operation ?? 'The whole document';
-    groups.set(group, [...(groups.get(group) ?? []), change]);
-  }
-  return [...groups]
+  return [...groupByOperation(changes)]
     .map(
       ([operation, group]) =>
         `<h3><code>${escapeHtml(operation)}</code></h3>\n<ul>\n${group
@@ -37,18 +32,18 @@ export async function changelogPage(title: string): Promise<{ html: string; upTo
   } catch {
     // Not a git checkout (a tarball): no history to show.
   }
+  // Oldest first, so that each revision is read once and compared with the one before it.
   const sections: string[] = [];
-  for (const [index, commit] of history.entries()) {
+  let before: Document | undefined;
+  for (const commit of history.toReversed()) {
     const after = specAt(commit.hash) as Document;
-    const previous = history[index + 1];
-    const before = previous ? specAt(previous.hash) : undefined;
     const heading = `<h2>${escapeHtml(versionOf(after))} <small>${commit.date}, ${commit.hash.slice(0, 7)}</small></h2>`;
-    if (!before) {
-      sections.push(`${heading}\n<p>The first version of the contract.</p>`);
-      continue;
-    }
-    const changes = [...(await compareSpecs(before, after)), ...documentationChanges(before, after)];
-    sections.push(`${heading}\n<p>${escapeHtml(commit.subject)}</p>\n${changesHtml(changes)}`);
+    sections.unshift(
+      before
+        ? `${heading}\n<p>${escapeHtml(commit.subject)}</p>\n${changesHtml(await specChanges(before, after))}`
+        : `${heading}\n<p>The first version of the contract.</p>`,
+    );
+    before = after;
   }
   const body = sections.length > 0 ? sections.join('\n') : '<p>No history: this copy is not a git checkout.</p>';
   const html = `<!doctype html>

@@ -1,7 +1,7 @@
 // npm run spec:changelog -- <from> [<to>]: the Markdown changelog of openapi.yaml between two
 // revisions (to: the working copy when left out), grouped by operation, each change with its level
 // and rule id, both info.versions named.
-import { compareSpecs, documentationChanges } from './spec-compare.js';
+import { specChanges } from './spec-compare.js';
 import { markdownReport } from './spec-diff-report.js';
 import { CannotCompare, specAt, versionOf, WORKING_COPY, workingSpec } from './spec-revisions.js';
 
@@ -16,7 +16,7 @@ try {
   const before = specAt(from);
   const after = to === undefined ? workingSpec() : specAt(to);
   if (!before || !after) throw new CannotCompare(`${before ? to : from} has no openapi.yaml`);
-  const changes = [...(await compareSpecs(before, after)), ...documentationChanges(before, after)];
+  const changes = await specChanges(before, after);
   console.log(
     `# Changelog\n\n${markdownReport({
       from: { label: from, version: versionOf(before) },

@@ -271,6 +271,11 @@ function collectDocumentationChanges(before: unknown, after: unknown, where: str
   }
 }
 
+/** Every change between two documents: the contract's, then the documentation's. */
+export async function specChanges(before: Json, after: Json): Promise<Change[]> {
+  return [...(await compareSpecs(before, after)), ...documentationChanges(before, after)];
+}
+
 export function majorVersion(document: Json): number {
   return Number(String((document.info as Json | undefined)?.version ?? '0').split('.')[0]);
 }

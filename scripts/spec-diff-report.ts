@@ -46,18 +46,25 @@ export function jsonReport(comparison: Comparison): string {
   return JSON.stringify({ ...comparison, counts: countByLevel(comparison.changes) }, null, 2);
 }
 
+export const WHOLE_DOCUMENT = 'The whole document';
+
+/** The changes by operation, in the order first met; the document's own under WHOLE_DOCUMENT. */
+export function groupByOperation(changes: Change[]): Map<string, Change[]> {
+  const groups = new Map<string, Change[]>();
+  for (const change of changes) {
+    const group = change.operation ?? WHOLE_DOCUMENT;
+    groups.set(group, [...(groups.get(group) ?? []), change]);
+  }
+  return groups;
+}
+
 const MARK: Record<Level, string> = { error: '**error**', warning: '*warning*', info: 'info' };
 const escapeCell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 
 /** Markdown grouped by operation (the document's own changes last), levels marked. */
 export function markdownReport({ from, to, changes }: Comparison, heading = '##'): string {
-  const groups = new Map<string, Change[]>();
-  for (const change of changes.toSorted(byLevel)) {
-    const group = change.operation ?? 'The whole document';
-    groups.set(group, [...(groups.get(group) ?? []), change]);
-  }
-  const ordered = [...groups].sort(([a], [b]) =>
-    a === 'The whole document' ? 1 : b === 'The whole document' ? -1 : a.localeCompare(b),
+  const ordered = [...groupByOperation(changes.toSorted(byLevel))].sort(([a], [b]) =>
+    a === WHOLE_DOCUMENT ? 1 : b === WHOLE_DOCUMENT ? -1 : a.localeCompare(b),
   );
   const title = `${heading} ${to.version === from.version ? to.version : `${from.version} -> ${to.version}`} (${from.label} -> ${to.label})`;
   if (changes.length === 0) return `${title}\n\nNo change.\n`;

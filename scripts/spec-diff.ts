@@ -3,7 +3,7 @@
 // change with its level (error, warning, info) and rule id (spec-diff-rules.ts); exits 1 on an
 // error (or a warning, with --fail-on warning) unless info.version has a new major version.
 import { parseArgs } from 'node:util';
-import { compareSpecs, documentationChanges, majorVersion } from './spec-compare.js';
+import { majorVersion, specChanges } from './spec-compare.js';
 import { FORMATS, type Format, report } from './spec-diff-report.js';
 import { CannotCompare, specAt, versionOf, WORKING_COPY, workingSpec } from './spec-revisions.js';
 
@@ -49,7 +49,7 @@ try {
     cannotCompare(`${ref} has no openapi.yaml to compare with (pass --allow-missing for the contract's first commit)`);
   }
   const after = workingSpec();
-  const changes = [...(await compareSpecs(before, after)), ...documentationChanges(before, after)];
+  const changes = await specChanges(before, after);
   console.log(
     report(format, {
       from: { label: ref, version: versionOf(before) },

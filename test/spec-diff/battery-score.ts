@@ -1,7 +1,7 @@
 // How an engine does on the battery: strictly (spec:diff: every expected rule id at its level, and
 // nothing above the edit's class) and coarsely (any engine: an error edit flagged breaking, a
 // warning edit flagged, a compatible edit not flagged breaking).
-import { compareSpecs, documentationChanges } from '../../scripts/spec-compare.js';
+import { specChanges } from '../../scripts/spec-compare.js';
 import { LEVELS, type Level, RULES } from '../../scripts/spec-diff-rules.js';
 import { BATTERY, type BatteryEdit, baseSpec } from './battery.js';
 
@@ -23,7 +23,7 @@ export function documentsOf(edit: BatteryEdit): [Record<string, unknown>, Record
 
 export async function runSpecDiff(edit: BatteryEdit): Promise<EditResult> {
   const [before, after] = documentsOf(edit);
-  const changes = [...(await compareSpecs(before, after)), ...documentationChanges(before, after)];
+  const changes = await specChanges(before, after);
   const highest = LEVELS.find((level) => changes.some((c) => c.level === level)) ?? 'info';
   const strict =
     highest === edit.level && edit.ids.every((id) => changes.some((c) => c.id === id && c.level === RULES[id]?.level));
