@@ -38,7 +38,17 @@ function newestSpecCommit(): string {
 function docsAreFresh(): boolean {
   const inputs = [
     join(root, 'openapi.yaml'),
-    ...['build-docs.ts', 'code-samples.ts', 'spec-changelog-page.ts'].map((file) => join(root, 'scripts', file)),
+    // This script, the samples, and the changelog with what it classes changes by.
+    ...[
+      'build-docs.ts',
+      'code-samples.ts',
+      'spec-changelog-page.ts',
+      'spec-compare.ts',
+      'schema-compare.ts',
+      'spec-diff-rules.ts',
+      'spec-diff-report.ts',
+      'spec-revisions.ts',
+    ].map((file) => join(root, 'scripts', file)),
     renderer,
   ];
   const outputs = [outputFile, join(outputDir, RENDERER_NAME), changelogFile];

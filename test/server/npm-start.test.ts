@@ -60,7 +60,7 @@ describe('npm start on a fresh clone', () => {
     expect(stderr).not.toMatch(/Redoc|Node\.js 20|╔/);
   }, 90_000);
 
-  it('rebuilds nothing on the next start when nothing changed, and the server but not the docs when a source did', async () => {
+  it('rebuilds nothing when nothing changed, the server but not the docs when a server source did, the docs when a rule of the changelog did', async () => {
     const built = modifiedTimes();
     const again = await startAndStop();
     expect(again.stdout).toContain('already has data');
@@ -71,6 +71,11 @@ describe('npm start on a fresh clone', () => {
     const [, app, docs] = modifiedTimes();
     expect(app).toBeGreaterThan(built[1] ?? Number.POSITIVE_INFINITY);
     expect(docs).toBe(built[2]);
+
+    // The changelog page classes changes with spec:diff's rules: a change of them rebuilds the docs.
+    appendFileSync(join(copy.dir, 'scripts', 'spec-diff-rules.ts'), '\n');
+    await startAndStop();
+    expect(modifiedTimes()[2]).toBeGreaterThan(built[2] ?? Number.POSITIVE_INFINITY);
   }, 90_000);
 
   it('stops on a source that does not compile: the compiler names the file and line, no stack, no server', async () => {
