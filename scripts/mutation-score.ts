@@ -1,12 +1,13 @@
 // The mutation score of the last `npm run test:mutation`, per folder and for each target the
-// project holds itself to, from the JSON report Stryker writes. Exits 1 when a target is missed,
-// 2 when there is no report to read.
+// project holds itself to, from the JSON report Stryker writes; with --recorded, of the whole run
+// committed in mutation/. Exits 1 when a target is missed, 2 when there is nothing to read.
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { calculateMetrics } from 'mutation-testing-metrics';
 import type { FileResult, MutantResult, MutationTestResult } from 'mutation-testing-report-schema';
 import { projectRoot } from '../server/project-root.js';
+import { changedSince, describeRecord, mutantCount, type Recorded, readRecorded } from './mutation-record.js';
 
 export const REPORT_PATH = join(projectRoot, 'reports', 'mutation', 'mutation.json');
 
@@ -151,4 +152,37 @@ export function printScore(reportPath: string, only?: (path: string) => boolean)
   return summary.targets.every((target) => target.met) ? 0 : 1;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) process.exitCode = printScore(REPORT_PATH);
+/** The committed whole run against the targets, with what changed since it; 2 without a record. */
+export function printRecorded(): number {
+  let recorded: Recorded;
+  try {
+    recorded = readRecorded();
+  } catch {
+    console.error('No mutation record in mutation/: run npm run test:mutation and commit mutation/.');
+    return 2;
+  }
+  const { record, results } = recorded;
+  const summary = summarize(results);
+  console.log(`The whole run on record: ${describeRecord(record, mutantCount(results))}.`);
+  const changed = changedSince(record.commit);
+  if (changed === null)
+    console.log(`Commit ${record.commit.slice(0, 7)} is not in this checkout: cannot tell what changed since.`);
+  else if (changed.length > 0)
+    console.log(
+      `Changed since (npm run test:mutation tests their mutants again, reusing the rest): ${changed.join(', ')}`,
+    );
+  console.log('');
+  console.log(formatSummary(summary));
+  return summary.targets.every((target) => target.met) ? 0 : 1;
+}
+
+const USAGE = 'usage: npm run -s mutation:score [-- --recorded]';
+
+function main(args: string[]): number {
+  if (args.length === 0) return printScore(REPORT_PATH);
+  if (args.length === 1 && args[0] === '--recorded') return printRecorded();
+  console.error(`mutation:score: unknown argument ${args.join(' ')} (${USAGE})`);
+  return 2;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) process.exitCode = main(process.argv.slice(2));

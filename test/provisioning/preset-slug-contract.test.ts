@@ -35,6 +35,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await store.close();
+  // Modules loaded here saw the edited spec; files that share this module registry (a run without
+  // isolation) must load their own.
+  vi.doUnmock('../../server/spec.js');
+  vi.resetModules();
 });
 
 let FreshFieldValidationError: typeof FieldValidationError;

@@ -1,0 +1,71 @@
+// npm run test:mutation [-- <Stryker options>]: the whole mutation run, resumed from the committed
+// record where the code and its tests have not changed (mutation/incremental.json, Stryker's
+// incremental file). A run that finishes writes the record (mutation/record.json: commit, date, wall
+// time) and the README's status block, then prints the score; commit mutation/ and README.md with it.
+// Exit codes: Stryker's when it fails, else 0 when every target is met and 1 when one is missed.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { MutationTestResult } from 'mutation-testing-report-schema';
+import { projectRoot } from '../server/project-root.js';
+import {
+  currentCommit,
+  mutantCount,
+  README,
+  RECORD_FILE,
+  RECORDED_RESULTS,
+  type RunRecord,
+  readmeBlock,
+  uncommittedFiles,
+  withReadmeBlock,
+  writeRecord,
+} from './mutation-record.js';
+import { printScore, REPORT_PATH, summarize } from './mutation-score.js';
+
+function runStryker(args: string[]): Promise<number> {
+  const stryker = join(projectRoot, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
+  const child = spawn(process.execPath, [stryker, 'run', ...args], { cwd: projectRoot, stdio: 'inherit' });
+  const forward = (signal: NodeJS.Signals) => child.kill(signal);
+  process.once('SIGINT', forward).once('SIGTERM', forward);
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      process.off('SIGINT', forward).off('SIGTERM', forward);
+      resolve(code ?? 1);
+    });
+  });
+}
+
+function previousRecord(): RunRecord | null {
+  if (!existsSync(RECORDED_RESULTS) || !existsSync(RECORD_FILE)) return null;
+  return JSON.parse(readFileSync(RECORD_FILE, 'utf8')) as RunRecord;
+}
+
+async function main(args: string[]): Promise<number> {
+  const previous = args.includes('--force') ? null : previousRecord();
+  const commit = currentCommit();
+  const uncommitted = uncommittedFiles();
+  const started = performance.now();
+  const code = await runStryker(args);
+  if (code !== 0) return code;
+  const finishedAt = new Date().toISOString();
+  const wallSeconds = Math.round((performance.now() - started) / 1000);
+  const record: RunRecord = {
+    commit,
+    uncommitted,
+    finishedAt,
+    wallSeconds,
+    cores: availableParallelism(),
+    resumedFrom: previous?.commit ?? null,
+    fromNothing: previous?.fromNothing ?? { commit, finishedAt, wallSeconds },
+  };
+  writeRecord(record);
+  const results = JSON.parse(readFileSync(RECORDED_RESULTS, 'utf8')) as MutationTestResult;
+  const block = readmeBlock(record, summarize(results), mutantCount(results));
+  writeFileSync(README, withReadmeBlock(readFileSync(README, 'utf8'), block));
+  console.log('test:mutation: the record (mutation/) and the README status are written; commit them.');
+  return printScore(REPORT_PATH);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,104 @@
+// The whole mutation run on record (mutation/): the README's status is written from it and still
+// says what it says, the run meets the targets, and mutation:score --recorded prints it.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  describeRecord,
+  mutantCount,
+  README,
+  README_END,
+  README_START,
+  type RunRecord,
+  readmeBlock,
+  readRecorded,
+  withReadmeBlock,
+} from '../../scripts/mutation-record.js';
+import { summarize } from '../../scripts/mutation-score.js';
+import { projectRoot } from '../../server/project-root.js';
+
+const tsx = join(projectRoot, 'node_modules', '.bin', 'tsx');
+
+const record: RunRecord = {
+  commit: '0123456789abcdef0123456789abcdef01234567',
+  uncommitted: [],
+  finishedAt: '2026-11-26T01:02:03.000Z',
+  wallSeconds: 3125,
+  cores: 2,
+  resumedFrom: null,
+  fromNothing: {
+    commit: '0123456789abcdef0123456789abcdef01234567',
+    finishedAt: '2026-11-26T01:02:03.000Z',
+    wallSeconds: 3125,
+  },
+};
+
+describe('the record of the whole run', () => {
+  it('is what the README says: its block is the one written from mutation/', () => {
+    const { record: recorded, results } = readRecorded();
+    const block = readmeBlock(recorded, summarize(results), mutantCount(results));
+    const readme = readFileSync(README, 'utf8');
+    expect(readme).toContain(block);
+    expect(withReadmeBlock(readme, block)).toBe(readme);
+  });
+
+  it('meets every target', () => {
+    const { results } = readRecorded();
+    expect(summarize(results).targets.filter((target) => !target.met)).toEqual([]);
+  });
+
+  it('names a commit of this repository', () => {
+    const { record: recorded } = readRecorded();
+    expect(() =>
+      execFileSync('git', ['cat-file', '-e', `${recorded.commit}^{commit}`], { cwd: projectRoot, stdio: 'ignore' }),
+    ).not.toThrow();
+  });
+
+  it('is printed against the targets by mutation:score --recorded, which exits 0', () => {
+    const run = spawnSync(tsx, ['scripts/mutation-score.ts', '--recorded'], { cwd: projectRoot, encoding: 'utf8' });
+    const { record: recorded } = readRecorded();
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain(`The whole run on record: commit ${recorded.commit.slice(0, 7)}`);
+    expect(run.stdout).toMatch(/^met {3}overall: \d+\.\d%/m);
+    expect(run.status).toBe(0);
+  });
+
+  it('refuses an unknown argument in one line, exit 2', () => {
+    const run = spawnSync(tsx, ['scripts/mutation-score.ts', '--recordd'], { cwd: projectRoot, encoding: 'utf8' });
+    expect(run.stderr.trim().split('\n')).toEqual([
+      'mutation:score: unknown argument --recordd (usage: npm run -s mutation:score [-- --recorded])',
+    ]);
+    expect(run.status).toBe(2);
+  });
+});
+
+describe('the words of a record', () => {
+  it('say the commit, the date, the wall time, the cores and where the run started', () => {
+    expect(describeRecord(record, 3140)).toBe(
+      'commit 0123456, finished 2026-11-26, 3140 mutants from nothing (no earlier results) in 52 min 5 s of wall time on 2 cores',
+    );
+    expect(
+      describeRecord(
+        {
+          ...record,
+          commit: 'fedcba9876543210fedcba9876543210fedcba98',
+          uncommitted: ['server/app.ts'],
+          wallSeconds: 185,
+          resumedFrom: '0123456789abcdef0123456789abcdef01234567',
+        },
+        3140,
+      ),
+    ).toBe(
+      'commit fedcba9 with uncommitted changes to server/app.ts, finished 2026-11-26, 3140 mutants resumed from the record of 0123456 in 3 min 5 s of wall time on 2 cores; the last run from nothing, at commit 0123456, took 52 min 5 s',
+    );
+  });
+
+  it('replace the README block only, and fail without one', () => {
+    const readme = `# Title\n\nbefore\n${README_START}\nold\n${README_END}\nafter\n`;
+    expect(withReadmeBlock(readme, `${README_START}\nnew\n${README_END}`)).toBe(
+      `# Title\n\nbefore\n${README_START}\nnew\n${README_END}\nafter\n`,
+    );
+    expect(() => withReadmeBlock('# Title\n', 'x')).toThrow(/README.md has no/);
+  });
+});
