@@ -30,6 +30,7 @@ export default defineConfig({
       'test/hardening/shutdown-and-crash.test.ts',
       'test/hardening/hostile-traffic.test.ts',
       'test/client/package.test.ts',
+      'test/deploy/**',
       'test/client/prism-mock.test.ts',
       'test/conformance/prism-proxy.test.ts',
       'test/contract/skip-reasons-reporter.test.ts',

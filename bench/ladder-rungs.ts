@@ -1,7 +1,7 @@
 // The rungs of the ladder: bare Express, then the server's layers added one at a time in the
 // server's order. Each rung is measured against the rung it adds to; the patched validator is
 // measured against the same rung as the released one, in its place.
-export type RungId = 'log' | 'helmet' | 'parse' | 'released' | 'patched' | 'auth' | 'limit' | 'handler';
+export type RungId = 'log' | 'helmet' | 'parse' | 'released' | 'patched' | 'auth' | 'limit' | 'handler' | 'metrics';
 
 export interface Rung {
   id: string;
@@ -36,5 +36,11 @@ export const LADDER: Rung[] = [
     label: 'the handler and its query (the full server)',
     layers: [...upToParse, 'patched', 'auth', 'limit', 'handler'],
     base: 'limit',
+  },
+  {
+    id: 'metrics',
+    label: 'Prometheus metrics (METRICS_PORT set)',
+    layers: [...upToParse, 'patched', 'auth', 'limit', 'handler', 'metrics'],
+    base: 'handler',
   },
 ];

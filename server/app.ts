@@ -18,6 +18,7 @@ import { authenticate, requireKeyKind } from './http/auth.js';
 import { checkContentType } from './http/content-type.js';
 import { docsRouter } from './http/docs.js';
 import { envelopeBounds, errorHandler, notFoundHandler, RETRY_AFTER_SECONDS, sendError } from './http/errors.js';
+import type { Metrics } from './http/metrics.js';
 import { authFailureThrottle, type RateLimitOptions, rateLimitPerKey } from './http/rate-limit.js';
 import { requestLog } from './http/request-log.js';
 import {
@@ -60,6 +61,8 @@ export interface AppDeps {
   shuttingDown?: () => boolean;
   /** The handlers by operationId; the server's own unless a test gives others. */
   handlers?: Readonly<Record<string, AnyHandler>>;
+  /** Prometheus metrics of every request (METRICS_PORT); none when absent. */
+  metrics?: Metrics;
 }
 
 /** CORS for the spec's operations: their methods, their header parameters, the headers they answer. */
@@ -113,7 +116,11 @@ export function acceptedKeyKindsOf(operations: readonly BoundOperation[]): (req:
 }
 
 export function createApp(deps: AppDeps): Express {
-  const { store, clock, logger, spec, validateResponses, rateLimit, authFailureLimit, corsOrigins = [] } = deps;
+  const { store, clock, logger, spec, validateResponses, metrics, corsOrigins = [] } = deps;
+  const rateLimit = metrics ? { ...deps.rateLimit, onRefused: () => metrics.refused('rate_limit') } : deps.rateLimit;
+  const authFailureLimit = metrics
+    ? { ...deps.authFailureLimit, onRefused: () => metrics.refused('auth_failures') }
+    : deps.authFailureLimit;
   // Before anything else: a spec and handlers that do not match stop the server here.
   const operations = bindOperations(spec, deps.handlers ?? operationHandlers);
   const operationDeps = { store, clock, destinationTypes: deps.destinationTypes ?? loadDestinationTypeRules(spec) };
@@ -121,6 +128,7 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   // Stryker disable next-line StringLiteral: helmet, which every request reaches (requestLog before it always calls next), removes X-Powered-By too.
   app.disable('x-powered-by');
+  if (metrics) app.use(metrics.track);
   app.use(requestLog(logger));
   app.use(securityHeaders());
   if (corsOrigins.length > 0) app.use(cors(corsOptions(spec, corsOrigins)));

@@ -34,6 +34,8 @@ export interface Config {
   shutdownDelayMs: number;
   /** Response validation against openapi.yaml: on in development and tests, off in production. */
   validateResponses: boolean;
+  /** The port of GET /metrics (Prometheus), never the API's; no metrics when absent. */
+  metricsPort: number | undefined;
 }
 
 export class ConfigError extends Error {
@@ -42,11 +44,22 @@ export class ConfigError extends Error {
 
 const DEFAULT_DATABASE_URL = 'sqlite:./data/api.db';
 
-function parsePort(value: string | undefined): number {
+function parsePort(value: string | undefined, name = 'PORT'): number {
   if (value === undefined || value === '') return 3000;
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new ConfigError(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(value)}`);
+    throw new ConfigError(`${name} must be an integer from 0 to 65535, got ${JSON.stringify(value)}`);
+  return port;
+}
+
+/** METRICS_PORT: absent for no metrics; never the API's port (0, any free port, excepted). */
+function parseMetricsPort(value: string | undefined, apiPort: number): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const port = parsePort(value, 'METRICS_PORT');
+  if (port !== 0 && port === apiPort)
+    throw new ConfigError(
+      `METRICS_PORT must differ from PORT (${apiPort}): the metrics are never served on the API's port`,
+    );
   return port;
 }
 
@@ -201,10 +214,12 @@ export function loadConfig(
 ): Config {
   const databaseUrl = checkDatabaseUrl(env.DATABASE_URL || DEFAULT_DATABASE_URL);
   const nodeEnv = env.NODE_ENV || 'development';
+  const port = parsePort(env.PORT);
   return {
     databaseUrl,
     host: env.HOST || '127.0.0.1',
-    port: parsePort(env.PORT),
+    port,
+    metricsPort: parseMetricsPort(env.METRICS_PORT, port),
     nodeEnv,
     logLevel: parseLogLevel(env.LOG_LEVEL),
     databasePoolSize: parsePositiveInteger(env.DATABASE_POOL_SIZE, 'DATABASE_POOL_SIZE', 10),

@@ -9,17 +9,25 @@ export function describeFailure(err: unknown, unexpected: (message: string) => s
   if (err instanceof ConfigError) return `Configuration error: ${err.message}`;
   if (err instanceof ContractError) return `Contract error: ${err.message}`;
   if (err instanceof DatabaseOpenError) return err.message;
-  const { code, message, address, port } = err as {
+  const {
+    code,
+    message,
+    address,
+    port,
+    setting = 'PORT',
+  } = err as {
     code?: unknown;
     message?: unknown;
     address?: unknown;
     port?: unknown;
+    /** The variable that chose the port, when it is not PORT. */
+    setting?: string;
   };
   const where = `${String(address)}:${String(port)}`;
   if (code === 'EADDRINUSE')
-    return `Cannot listen on ${where}: the address is already in use. Stop what uses it, or set PORT to a free port.`;
+    return `Cannot listen on ${where}: the address is already in use. Stop what uses it, or set ${setting} to a free port.`;
   if (code === 'EACCES' && port !== undefined)
-    return `Cannot listen on ${where}: permission denied. Set PORT to a port above 1023.`;
+    return `Cannot listen on ${where}: permission denied. Set ${setting} to a port above 1023.`;
   if (code === 'EADDRNOTAVAIL')
     return `Cannot listen on ${where}: no such address on this machine. Set HOST to one of its addresses.`;
   if (isDatabaseUnavailable(err)) return `Cannot reach the database of DATABASE_URL: ${String(message)}`;

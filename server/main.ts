@@ -12,6 +12,8 @@ import { createSecretBox } from './domain/secrets.js';
 import { systemClock } from './domain/time.js';
 import { describeFailure } from './failure.js';
 import { listen } from './http/http-server.js';
+import { createMetrics } from './http/metrics.js';
+import { listenForMetrics } from './http/metrics-server.js';
 import { connectRedisRateLimitStores } from './http/rate-limit-redis.js';
 import { gracefulShutdown, type Shutdown } from './http/shutdown.js';
 import { warmUp } from './http/warm-up.js';
@@ -57,6 +59,7 @@ async function main(): Promise<void> {
 
   const destinationTypes = loadDestinationTypeRules(spec);
   const sharedLimits = config.redisUrl ? await connectRedisRateLimitStores(config.redisUrl) : undefined;
+  const metrics = config.metricsPort === undefined ? undefined : createMetrics(spec, () => store.poolFigures());
   let shutdown: Shutdown | undefined;
   const app = createApp({
     store,
@@ -70,14 +73,17 @@ async function main(): Promise<void> {
     corsOrigins: config.corsOrigins,
     destinationTypes,
     shuttingDown: () => shutdown?.started === true,
+    ...(metrics && { metrics }),
   });
   await warmUp(app, spec);
 
   const http = await listen(app, config.host, config.port, config.http);
+  const metricsServer = metrics && (await listenForMetrics(metrics.registry, config.host, config.metricsPort ?? 0));
   const server = http.server;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  const hostInUrl = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const baseUrl = `http://${hostInUrl}:${port}`;
   shutdown = gracefulShutdown({
     http,
     logger,
@@ -86,6 +92,7 @@ async function main(): Promise<void> {
     closeResources: async () => {
       await store.close();
       await sharedLimits?.close();
+      await metricsServer?.close();
     },
     exit: (code) => process.exit(code),
   });
@@ -102,7 +109,14 @@ async function main(): Promise<void> {
         '`npm run -s cli -- create-key --workspace <id> --name <name> --kind management`.\n',
     );
   }
-  logger.info({ url: baseUrl, startupMs: Math.round(performance.now() - startedAt) }, 'listening');
+  logger.info(
+    {
+      url: baseUrl,
+      ...(metricsServer && { metrics: `http://${hostInUrl}:${metricsServer.port}/metrics` }),
+      startupMs: Math.round(performance.now() - startedAt),
+    },
+    'listening',
+  );
 }
 
 main().catch((err: unknown) => {

@@ -17,6 +17,7 @@ import { systemClock } from '../../server/domain/time.js';
 import { authenticate, requireKeyKind } from '../../server/http/auth.js';
 import { checkContentType } from '../../server/http/content-type.js';
 import { envelopeBounds, errorHandler } from '../../server/http/errors.js';
+import { createMetrics } from '../../server/http/metrics.js';
 import { authFailureThrottle, rateLimitPerKey, UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
 import { requestLog } from '../../server/http/request-log.js';
 import {
@@ -98,6 +99,7 @@ const app = has('handler')
       validateResponses: false,
       rateLimit: UNREACHABLE_RATE_LIMIT,
       authFailureLimit: UNREACHABLE_RATE_LIMIT,
+      ...(has('metrics') && { metrics: createMetrics(spec, () => store.poolFigures()) }),
     })
   : ladderApp();
 await warmUp(app, spec);

@@ -17,6 +17,8 @@ export interface RateLimitOptions {
   limit: number;
   /** Shared counters; a fresh memory store when absent. */
   store?: Store;
+  /** Told of each request refused (the metrics' count). */
+  onRefused?: () => void;
 }
 
 /** Seconds until the window of `info` ends: at least 1, so that a client never retries at once. */
@@ -24,7 +26,7 @@ export function retryAfterSeconds(info: { resetTime?: Date } | undefined, window
   return Math.max(1, Math.ceil(((info?.resetTime?.getTime() ?? Date.now() + windowMs) - Date.now()) / 1000));
 }
 
-export function rateLimitPerKey({ windowMs, limit, store }: RateLimitOptions): RequestHandler {
+export function rateLimitPerKey({ windowMs, limit, store, onRefused }: RateLimitOptions): RequestHandler {
   return rateLimit({
     windowMs,
     limit,
@@ -40,6 +42,7 @@ export function rateLimitPerKey({ windowMs, limit, store }: RateLimitOptions): R
     // If the shared store fails, serve rather than refuse everyone; the failure is logged upstream.
     passOnStoreError: true,
     handler: (req) => {
+      onRefused?.();
       const seconds = retryAfterSeconds((req as { rateLimit?: { resetTime?: Date } }).rateLimit, windowMs);
       throw new HttpError(429, 'Too many requests for this key; retry after the delay in Retry-After.', null, {
         'Retry-After': String(seconds),
@@ -56,7 +59,7 @@ export type CountAuthFailure = (req: Request, res: Response) => Promise<void>;
  * makes of X-Forwarded-For; IPv6 addresses by /56), so that no address can spray keys at full
  * speed. Only failures count: a request with a good key is never refused by it.
  */
-export function authFailureThrottle({ windowMs, limit, store }: RateLimitOptions): CountAuthFailure {
+export function authFailureThrottle({ windowMs, limit, store, onRefused }: RateLimitOptions): CountAuthFailure {
   const limiter = rateLimit({
     windowMs,
     limit,
@@ -71,6 +74,7 @@ export function authFailureThrottle({ windowMs, limit, store }: RateLimitOptions
     validate: { singleCount: false, xForwardedForHeader: false },
     passOnStoreError: true,
     handler: (req) => {
+      onRefused?.();
       const seconds = retryAfterSeconds((req as { authFailures?: { resetTime?: Date } }).authFailures, windowMs);
       throw new HttpError(
         429,

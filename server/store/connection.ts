@@ -19,4 +19,13 @@ export interface OpenedDatabase {
   db: Kysely<Database>;
   /** Runs queries compiled once straight on the driver (see prepared.ts). */
   driver: QueryDriver;
+  /** The connection pool's state, for a database that has one. */
+  poolFigures?: () => PoolFigures;
+}
+
+export interface PoolFigures {
+  total: number;
+  idle: number;
+  waiting: number;
+  max: number;
 }

@@ -9,7 +9,7 @@ import { type BoundQuery, kyselyDriver, type QueryDriver } from './prepared.js';
 import { SqliteBooleanPlugin, toSqliteValue } from './sqlite-boolean-plugin.js';
 import type { Database } from './tables.js';
 
-export type { DatabaseOptions, LogQuery, OpenedDatabase } from './connection.js';
+export type { DatabaseOptions, LogQuery, OpenedDatabase, PoolFigures } from './connection.js';
 
 export type DatabaseLocation = { kind: 'sqlite'; filename: string } | { kind: 'postgres'; url: string };
 

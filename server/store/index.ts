@@ -9,6 +9,7 @@ import {
   type OpenedDatabase,
   openDatabase,
   openFailureReason,
+  type PoolFigures,
   parseDatabaseUrl,
 } from './database.js';
 import { destinationStore } from './destinations.js';
@@ -16,6 +17,8 @@ import { keyStore } from './keys.js';
 import { migrateToLatest } from './migrations.js';
 import { presetStore } from './presets.js';
 import { workspaceStore } from './workspaces.js';
+
+export type { PoolFigures } from './database.js';
 
 export interface Store {
   readonly dialect: DatabaseLocation['kind'];
@@ -25,11 +28,13 @@ export interface Store {
   readonly presets: ReturnType<typeof presetStore>;
   /** Resolves when the database answers a query. */
   ping(): Promise<void>;
+  /** The connection pool's state; undefined for SQLite, which has none. */
+  poolFigures(): PoolFigures | undefined;
   close(): Promise<void>;
 }
 
 export function createStore(
-  { db, driver }: OpenedDatabase,
+  { db, driver, poolFigures }: OpenedDatabase,
   secrets: SecretBox,
   dialect: DatabaseLocation['kind'] = 'sqlite',
 ): Store {
@@ -43,6 +48,7 @@ export function createStore(
     async ping() {
       await sql`select 1`.execute(db);
     },
+    poolFigures: () => poolFigures?.(),
     async close() {
       await db.destroy();
     },

@@ -50,5 +50,7 @@ export function openPostgres(url: string, options: DatabaseOptions, logQuery?: L
       return lockingReadModifyWrite(read, decide);
     },
   };
-  return { db, driver };
+  const max = options.poolSize ?? 10;
+  const poolFigures = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max });
+  return { db, driver, poolFigures };
 }

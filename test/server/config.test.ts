@@ -44,6 +44,7 @@ const defaults: Config = {
   http: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 },
   shutdownDelayMs: 5_000,
   validateResponses: true,
+  metricsPort: undefined,
 };
 
 const everyVariable = [
@@ -64,6 +65,7 @@ const everyVariable = [
   'SHUTDOWN_DELAY_MS',
   'AUTH_FAILURE_LIMIT',
   'TRUST_PROXY',
+  'METRICS_PORT',
 ];
 
 describe('the configuration', () => {
@@ -95,6 +97,7 @@ describe('the configuration', () => {
         SHUTDOWN_DELAY_MS: '0',
         AUTH_FAILURE_LIMIT: '7',
         TRUST_PROXY: 'loopback',
+        METRICS_PORT: '9464',
       }),
     ).toEqual({
       databaseUrl: 'postgres://api@db.internal:5433/api',
@@ -113,6 +116,7 @@ describe('the configuration', () => {
       http: { headersTimeoutMs: 2000, requestTimeoutMs: 3000, keepAliveTimeoutMs: 4000 },
       shutdownDelayMs: 0,
       validateResponses: false,
+      metricsPort: 9464,
     });
   });
 
@@ -139,6 +143,26 @@ describe('the configuration', () => {
       'DATABASE_URL must start with sqlite: or postgres:// (got mysql:)',
     );
     expect(configErrorOf({ DATABASE_URL: 'sqlite:' })).toBe('DATABASE_URL sqlite: needs a path, or :memory:');
+  });
+});
+
+describe('METRICS_PORT', () => {
+  it('takes a port of its own, or 0 (any free port)', () => {
+    expect(configOf({ METRICS_PORT: '9464' }).metricsPort).toBe(9464);
+    expect(configOf({ METRICS_PORT: '0', PORT: '0' }).metricsPort).toBe(0);
+  });
+
+  it.each(['-1', '65536', 'metrics'])('refuses %s', (value) => {
+    expect(configErrorOf({ METRICS_PORT: value })).toBe(
+      `METRICS_PORT must be an integer from 0 to 65535, got "${value}"`,
+    );
+  });
+
+  it("refuses the API's port", () => {
+    expect(configErrorOf({ METRICS_PORT: '3000' })).toBe(
+      "METRICS_PORT must differ from PORT (3000): the metrics are never served on the API's port",
+    );
+    expect(configErrorOf({ METRICS_PORT: '8080', PORT: '8080' })).toMatch(/^METRICS_PORT must differ from PORT/);
   });
 });
 

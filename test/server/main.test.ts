@@ -17,7 +17,14 @@ import { promisify } from 'node:util';
 import yaml from 'js-yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { collectOutput } from '../../scripts/child-process.js';
-import { type Finished, projectRoot, runEntry, spawnEntry, waitForOutput } from '../support/process.js';
+import {
+  type Finished,
+  projectRoot,
+  runEntry,
+  spawnEntry,
+  startServerProcess,
+  waitForOutput,
+} from '../support/process.js';
 import { componentSchema, describeErrors, spec } from '../support/spec.js';
 
 const exec = promisify(execFile);
@@ -250,6 +257,21 @@ describe('npm start, for errors a user can cause', () => {
     }
   });
 
+  it('says in one line that METRICS_PORT is busy, naming METRICS_PORT', async () => {
+    const busy = createServer().listen(0, '127.0.0.1');
+    await once(busy, 'listening');
+    try {
+      const { port } = busy.address() as AddressInfo;
+      const { code, stderr } = await startWith({ METRICS_PORT: String(port), DATABASE_URL: 'sqlite::memory:' });
+      expect(code).toBe(1);
+      expect(stderr.trim().split('\n')).toEqual([
+        `Cannot listen on 127.0.0.1:${port}: the address is already in use. Stop what uses it, or set METRICS_PORT to a free port.`,
+      ]);
+    } finally {
+      busy.close();
+    }
+  });
+
   // Each configuration variable's bad values, with SECRETS_KEY and without it (the development key
   // is made on the way): one line, no stack frame, a non-zero exit.
   const BAD_VALUES: [string, string][] = [
@@ -266,6 +288,7 @@ describe('npm start, for errors a user can cause', () => {
     ['AUTH_FAILURE_LIMIT', '0'],
     ['SHUTDOWN_DELAY_MS', 'x'],
     ['SECRETS_KEY_PREVIOUS', 'short'],
+    ['METRICS_PORT', 'ninety'],
   ];
   it.each(
     BAD_VALUES.flatMap(([name, value]) => [
@@ -336,5 +359,30 @@ describe('npm start, for errors a user can cause', () => {
     const { code, stderr } = await startWith({ DATABASE_URL: `sqlite:${join(missingFolder, 'api.db')}` });
     expect(code).toBe(1);
     expect(oneLineOf(stderr)).toMatch(/^Cannot open the SQLite database .*api\.db: /);
+  });
+});
+
+describe('METRICS_PORT', () => {
+  it('serves GET /metrics on its own port, and the API port does not', async () => {
+    const server = await startServerProcess({ DATABASE_URL: 'sqlite::memory:', METRICS_PORT: '0' });
+    try {
+      expect(server.metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      const scraped = await fetch(server.metricsUrl ?? '');
+      expect(scraped.status).toBe(200);
+      expect(await scraped.text()).toContain('http_requests_total{operation="none",status="200"} 1');
+      expect((await fetch(`${server.url}/metrics`)).status).toBe(404);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('is off when unset: the listening line names no metrics', async () => {
+    const server = await startServerProcess({ DATABASE_URL: 'sqlite::memory:' });
+    try {
+      expect(server.metricsUrl).toBeUndefined();
+    } finally {
+      await server.stop();
+    }
   });
 });

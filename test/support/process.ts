@@ -22,6 +22,8 @@ export function runEntry(entry: string, args: string[], env: Record<string, stri
 export interface ServerProcess {
   child: ChildProcessWithoutNullStreams;
   url: string;
+  /** Where GET /metrics is served, with METRICS_PORT set. */
+  metricsUrl: string | undefined;
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
 }
@@ -31,9 +33,11 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   const child = spawnEntry('server/main.ts', [], { PORT: '0', HOST: '127.0.0.1', ...env });
   const output = await waitForOutput(child, /"msg":"listening"[^\n]*\n/);
   const line = output.split('\n').find((l) => l.includes('"msg":"listening"')) ?? '{}';
+  const listening = JSON.parse(line) as { url: string; metrics?: string };
   return {
     child,
-    url: (JSON.parse(line) as { url: string }).url,
+    url: listening.url,
+    metricsUrl: listening.metrics,
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);

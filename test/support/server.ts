@@ -7,6 +7,7 @@ import pino from 'pino';
 import { createApp } from '../../server/app.js';
 import { loadDestinationTypeRules } from '../../server/domain/destination-config-rules.js';
 import { createSecretBox, type SecretBox } from '../../server/domain/secrets.js';
+import { createMetrics, type Metrics } from '../../server/http/metrics.js';
 import { type RateLimitOptions, UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
 import { createDestination, createKey } from '../../server/provisioning/index.js';
 import { loadSpec, type OpenApiDocument } from '../../server/spec.js';
@@ -51,6 +52,8 @@ export interface TestServer {
   clock: TestClock;
   secrets: SecretBox;
   logs: LogEntry[];
+  /** The server's metrics, when the test turned them on. */
+  metrics: Metrics | undefined;
   /** Log entries at error level: a response that broke the contract shows up here. */
   serverErrors(): LogEntry[];
   close(): Promise<void>;
@@ -69,6 +72,8 @@ export interface TestServerOptions {
   corsOrigins?: string[];
   /** Another contract than openapi.yaml (a changed copy of it). */
   spec?: OpenApiDocument;
+  /** Prometheus metrics, as METRICS_PORT turns them on; off unless a test sets it. */
+  metrics?: boolean;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -87,7 +92,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
   });
   const logger = pino({ level: 'info' }, sink);
+  const metrics = options.metrics ? createMetrics(options.spec ?? spec, () => store.poolFigures()) : undefined;
   const app = createApp({
+    ...(metrics && { metrics }),
     store,
     clock: clock.now,
     logger,
@@ -107,6 +114,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     clock,
     secrets,
     logs,
+    metrics,
     serverErrors: () => logs.filter((entry) => entry.level >= 50),
     async close() {
       await listening.close();

@@ -1,0 +1,126 @@
+// Prometheus metrics with prom-client, on a registry of their own, served on METRICS_PORT only
+// (metrics-server.ts). Every label value is the server's, never the client's: the operationId of
+// the request's operation as the spec names it ("none" outside the operations), and the status
+// from a fixed set (every status the spec documents and the server's own, else its class, "2xx"
+// ... "5xx", or "aborted"). So the series are bounded whatever paths, headers or keys a client
+// sends.
+import type { RequestHandler } from 'express';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { type OpenApiDocument, specOperations } from '../spec.js';
+import type { PoolFigures } from '../store/index.js';
+import { matchedOperation } from './request-shape.js';
+
+/** What refused a request before its operation ran. */
+export type Refusal = 'rate_limit' | 'auth_failures';
+
+export interface Metrics {
+  readonly registry: Registry;
+  /** The app's first middleware: counts, times and tracks in flight every request. */
+  readonly track: RequestHandler;
+  refused(reason: Refusal): void;
+}
+
+/** Statuses the server answers outside what the spec documents (health, docs, unknown routes). */
+const SERVER_STATUSES = [200, 304, 400, 404, 405, 413, 415, 429, 500, 503];
+const NO_OPERATION = 'none';
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+function documentedStatuses(spec: OpenApiDocument): Set<number> {
+  const documented = specOperations(spec).flatMap(({ operation }) =>
+    Object.keys(operation.responses)
+      .map(Number)
+      .filter((status) => Number.isInteger(status)),
+  );
+  return new Set([...documented, ...SERVER_STATUSES]);
+}
+
+export function createMetrics(spec: OpenApiDocument, pool?: () => PoolFigures | undefined): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const statuses = documentedStatuses(spec);
+  const statusLabel = (status: number) => (statuses.has(status) ? String(status) : `${Math.floor(status / 100)}xx`);
+
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'Requests answered, by operationId of the contract ("none" outside its operations) and status.',
+    labelNames: ['operation', 'status'] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from the request read to the answer sent, by operationId.',
+    labelNames: ['operation'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
+  });
+  const inFlight = new Gauge({
+    name: 'http_requests_in_flight',
+    help: 'Requests received and not yet answered.',
+    registers: [registry],
+  });
+  const refusals = new Counter({
+    name: 'http_refusals_total',
+    help: 'Requests refused with 429: rate_limit (requests per key), auth_failures (failed authentications per address).',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
+  for (const reason of ['rate_limit', 'auth_failures'] satisfies Refusal[]) refusals.labels(reason).inc(0);
+  if (pool?.()) {
+    new Gauge({
+      name: 'db_pool_connections',
+      help: 'PostgreSQL connections of this process: total open, idle, and requests waiting for one.',
+      labelNames: ['state'] as const,
+      registers: [registry],
+      collect() {
+        const figures = pool();
+        if (!figures) return;
+        this.labels('total').set(figures.total);
+        this.labels('idle').set(figures.idle);
+        this.labels('waiting').set(figures.waiting);
+      },
+    });
+    new Gauge({
+      name: 'db_pool_max_connections',
+      help: 'The most PostgreSQL connections this process opens (DATABASE_POOL_SIZE).',
+      registers: [registry],
+      collect() {
+        this.set(pool()?.max ?? 0);
+      },
+    });
+  }
+
+  // The children of each label set, made once: the request path does no label hashing.
+  const requestCounters = new Map<string, ReturnType<typeof requests.labels>>();
+  const durations = new Map<string, ReturnType<typeof duration.labels>>();
+  const countRequest = (operation: string, status: string) => {
+    const key = `${operation} ${status}`;
+    let child = requestCounters.get(key);
+    if (!child) {
+      child = requests.labels(operation, status);
+      requestCounters.set(key, child);
+    }
+    child.inc();
+  };
+  const observeDuration = (operation: string, seconds: number) => {
+    let child = durations.get(operation);
+    if (!child) {
+      child = duration.labels(operation);
+      durations.set(operation, child);
+    }
+    child.observe(seconds);
+  };
+
+  const track: RequestHandler = (req, res, next) => {
+    const started = process.hrtime.bigint();
+    inFlight.inc();
+    res.once('close', () => {
+      inFlight.dec();
+      const operation = matchedOperation(req)?.operation.operationId ?? NO_OPERATION;
+      countRequest(operation, res.writableFinished ? statusLabel(res.statusCode) : 'aborted');
+      observeDuration(operation, Number(process.hrtime.bigint() - started) / 1e9);
+    });
+    next();
+  };
+
+  return { registry, track, refused: (reason) => refusals.labels(reason).inc() };
+}

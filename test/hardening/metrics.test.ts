@@ -1,0 +1,208 @@
+// The Prometheus metrics (METRICS_PORT): scraped after known traffic, they count it exactly; their
+// label values are the contract's operationIds and a fixed set of statuses whatever a client sends;
+// they are served on their own port, never on the API's.
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMetrics } from '../../server/http/metrics.js';
+import { listenForMetrics, type MetricsServer } from '../../server/http/metrics-server.js';
+import { createKey } from '../../server/provisioning/index.js';
+import { specOperations } from '../../server/spec.js';
+import { call, createWorkspace, startTestServer, type TestServer, type Workspace } from '../support/server.js';
+import { spec } from '../support/spec.js';
+
+const operationIds = specOperations(spec).map(({ operation }) => operation.operationId);
+
+interface Sample {
+  labels: Record<string, string | number>;
+  value: number;
+  metricName?: string;
+}
+
+async function samples(server: TestServer, name: string): Promise<Sample[]> {
+  const metrics = await server.metrics?.registry.getMetricsAsJSON();
+  return (metrics?.find((metric) => metric.name === name)?.values ?? []) as Sample[];
+}
+
+async function metricValue(
+  server: TestServer,
+  name: string,
+  labels: Record<string, string>,
+): Promise<number | undefined> {
+  return (await samples(server, name)).find((sample) =>
+    Object.entries(labels).every(([label, value]) => String(sample.labels[label]) === value),
+  )?.value;
+}
+
+describe('the metrics, after known traffic', () => {
+  let server: TestServer;
+  let workspace: Workspace;
+
+  beforeAll(async () => {
+    server = await startTestServer({
+      metrics: true,
+      rateLimit: { windowMs: 60_000, limit: 4 },
+      authFailureLimit: { windowMs: 60_000, limit: 2 },
+    });
+    workspace = await createWorkspace(server.store, server.clock.now());
+    const getKey = (hash: string, key = workspace.managementKey) =>
+      call(server, 'GET', `/api/v1/keys/${hash}`, { key });
+    expect((await getKey(workspace.standardKeyHash)).status).toBe(200);
+    expect((await getKey(workspace.standardKeyHash)).status).toBe(200);
+    expect((await getKey('0'.repeat(64))).status).toBe(404);
+    expect((await call(server, 'GET', '/api/v1/presets/none/versions', { key: workspace.managementKey })).status).toBe(
+      404,
+    );
+    // The fifth request of the key in its window: refused by the per-key limit.
+    expect((await getKey(workspace.standardKeyHash)).status).toBe(429);
+    // Failed authentications from this address: two answered 401, the third refused.
+    for (const status of [401, 401, 429])
+      expect((await getKey(workspace.standardKeyHash, 'sk_bad')).status).toBe(status);
+    expect((await call(server, 'GET', '/healthz')).status).toBe(200);
+    expect((await call(server, 'GET', '/no-such-page')).status).toBe(404);
+  }, 60_000);
+
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('counts requests by operationId and status', async () => {
+    const requests = async (operation: string, status: string) =>
+      metricValue(server, 'http_requests_total', { operation, status });
+    expect(await requests('getKey', '200')).toBe(2);
+    expect(await requests('getKey', '404')).toBe(1);
+    expect(await requests('getKey', '429')).toBe(2);
+    expect(await requests('getKey', '401')).toBe(2);
+    expect(await requests('listPresetVersions', '404')).toBe(1);
+    expect(await requests('none', '200')).toBe(1);
+    expect(await requests('none', '404')).toBe(1);
+    expect((await samples(server, 'http_requests_total')).reduce((sum, sample) => sum + sample.value, 0)).toBe(10);
+  });
+
+  it('times each request in a histogram by operationId', async () => {
+    expect(await metricValue(server, 'http_request_duration_seconds', { operation: 'getKey', le: '+Inf' })).toBe(7);
+    const sum = (await samples(server, 'http_request_duration_seconds')).find(
+      (sample) => sample.metricName === 'http_request_duration_seconds_sum' && sample.labels.operation === 'getKey',
+    );
+    expect(sum?.value).toBeGreaterThan(0);
+  });
+
+  it('counts the refusals of the rate limit and of the failed-authentication throttle', async () => {
+    expect(await metricValue(server, 'http_refusals_total', { reason: 'rate_limit' })).toBe(1);
+    expect(await metricValue(server, 'http_refusals_total', { reason: 'auth_failures' })).toBe(1);
+  });
+
+  it('shows a request in flight while its body is still arriving, and none once it is answered', async () => {
+    expect(await metricValue(server, 'http_requests_in_flight', {})).toBe(0);
+    // A key of its own: the workspace's has used up its requests.
+    const key = await createKey(
+      server.store,
+      { workspaceId: workspace.id, name: 'Slow', kind: 'management' },
+      server.clock.now(),
+    );
+    const { hostname, port } = new URL(server.baseUrl);
+    const socket = connect(Number(port), hostname);
+    await once(socket, 'connect');
+    const body = '{"sampling_rate": 0.5}';
+    socket.write(
+      `PATCH /api/v1/observability/destinations/00000000-0000-4000-8000-000000000000 HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${key.rawKey}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 5)}`,
+    );
+    await expect.poll(() => metricValue(server, 'http_requests_in_flight', {})).toBe(1);
+    const answered = once(socket, 'end');
+    socket.resume();
+    socket.write(body.slice(5));
+    await answered;
+    await expect.poll(() => metricValue(server, 'http_requests_in_flight', {})).toBe(0);
+  });
+
+  it("has the process's default metrics, and no pool figures on SQLite", async () => {
+    expect(await metricValue(server, 'process_cpu_user_seconds_total', {})).toBeGreaterThan(0);
+    expect(await samples(server, 'nodejs_eventloop_lag_seconds')).toHaveLength(1);
+    expect(await samples(server, 'db_pool_connections')).toEqual([]);
+  });
+});
+
+describe('the metrics under hostile traffic', () => {
+  let server: TestServer;
+  let workspace: Workspace;
+
+  beforeAll(async () => {
+    server = await startTestServer({ metrics: true });
+    workspace = await createWorkspace(server.store, server.clock.now());
+  });
+
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('label nothing a client picks: 300 requests of random paths, methods, headers and keys make no new series', async () => {
+    const methods = ['GET', 'PATCH', 'POST', 'DELETE', 'OPTIONS', 'PUT'];
+    const random = () => randomBytes(6).toString('hex');
+    for (let i = 0; i < 300; i++) {
+      const paths = [
+        `/api/v1/keys/${random()}`,
+        `/api/v1/${random()}`,
+        `/${random()}`,
+        `/api/v1/presets/${random()}/versions?${random()}=1`,
+        `/api/v1/observability/destinations/${random()}`,
+      ];
+      await call(server, methods[i % methods.length] ?? 'GET', paths[i % paths.length] ?? '/', {
+        key: i % 3 === 0 ? workspace.managementKey : `sk_${random()}`,
+        headers: { [`x-${random()}`]: random(), 'x-request-id': random() },
+      });
+    }
+    const series = await samples(server, 'http_requests_total');
+    for (const { labels } of series) {
+      expect([...operationIds, 'none']).toContain(labels.operation);
+      expect(String(labels.status)).toMatch(/^(\d{3}|[1-5]xx|aborted)$/);
+    }
+    // Bounded by the server's own values: three operations and "none", by a dozen statuses at most.
+    expect(series.length).toBeLessThanOrEqual((operationIds.length + 1) * 12);
+    expect((await samples(server, 'http_request_duration_seconds')).length).toBeLessThanOrEqual(
+      (operationIds.length + 1) * 15,
+    );
+  }, 60_000);
+});
+
+describe('the metrics server', () => {
+  let metrics: MetricsServer;
+  let api: TestServer;
+
+  beforeAll(async () => {
+    api = await startTestServer({ metrics: true });
+    const registry = api.metrics?.registry ?? createMetrics(spec).registry;
+    metrics = await listenForMetrics(registry, '127.0.0.1', 0);
+  });
+
+  afterAll(async () => {
+    await metrics.close();
+    await api.close();
+  });
+
+  it('serves GET /metrics in the Prometheus text format, after a request it counts', async () => {
+    await call(api, 'GET', '/healthz');
+    const response = await fetch(`http://127.0.0.1:${metrics.port}/metrics`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
+    const text = await response.text();
+    expect(text).toContain('# TYPE http_requests_total counter');
+    expect(text).toContain('http_requests_total{operation="none",status="200"} 1');
+    expect(text).toContain('# TYPE process_cpu_user_seconds_total counter');
+  });
+
+  it('serves nothing else, and the API port does not serve the metrics', async () => {
+    expect((await fetch(`http://127.0.0.1:${metrics.port}/`)).status).toBe(404);
+    expect((await fetch(`http://127.0.0.1:${metrics.port}/metrics`, { method: 'POST' })).status).toBe(405);
+    const onApi = await call(api, 'GET', '/metrics');
+    expect(onApi.status).toBe(404);
+    expect(onApi.body).toMatchObject({ error: { code: 404 } });
+  });
+
+  it('says which variable to change when its port is taken', async () => {
+    await expect(listenForMetrics(createMetrics(spec).registry, '127.0.0.1', metrics.port)).rejects.toMatchObject({
+      code: 'EADDRINUSE',
+      setting: 'METRICS_PORT',
+    });
+  });
+});
