@@ -9,6 +9,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import { type OpenApiDocument, specOperations } from '../spec.js';
 import type { PoolFigures } from '../store/index.js';
 import { matchedOperation } from './request-shape.js';
+import { isWarmUpRequest } from './warm-up.js';
 
 /** What refused a request before its operation ran. */
 export type Refusal = 'rate_limit' | 'auth_failures';
@@ -111,6 +112,8 @@ export function createMetrics(spec: OpenApiDocument, pool?: () => PoolFigures | 
   };
 
   const track: RequestHandler = (req, res, next) => {
+    // The server's own requests at start (warm-up.ts) are not traffic.
+    if (isWarmUpRequest(req)) return next();
     const started = process.hrtime.bigint();
     inFlight.inc();
     res.once('close', () => {
