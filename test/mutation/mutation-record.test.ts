@@ -34,7 +34,36 @@ const record: RunRecord = {
   },
 };
 
-describe('mutation:score', () => {
+describe('the record of the whole run', () => {
+  it('is what the README says: its block is the one written from mutation/', () => {
+    const { record: recorded, results } = readRecorded();
+    const block = readmeBlock(recorded, summarize(results), mutantCount(results));
+    const readme = readFileSync(README, 'utf8');
+    expect(readme).toContain(block);
+    expect(withReadmeBlock(readme, block)).toBe(readme);
+  });
+
+  it('meets every target', () => {
+    const { results } = readRecorded();
+    expect(summarize(results).targets.filter((target) => !target.met)).toEqual([]);
+  });
+
+  it('names a commit of this repository', () => {
+    const { record: recorded } = readRecorded();
+    expect(() =>
+      execFileSync('git', ['cat-file', '-e', `${recorded.commit}^{commit}`], { cwd: projectRoot, stdio: 'ignore' }),
+    ).not.toThrow();
+  });
+
+  it('is printed against the targets by mutation:score --recorded, which exits 0', () => {
+    const run = spawnSync(tsx, ['scripts/mutation-score.ts', '--recorded'], { cwd: projectRoot, encoding: 'utf8' });
+    const { record: recorded } = readRecorded();
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain(`The whole run on record: commit ${recorded.commit.slice(0, 7)}`);
+    expect(run.stdout).toMatch(/^met +overall: \d+\.\d%/m);
+    expect(run.status).toBe(0);
+  });
+
   it('refuses an unknown argument in one line, exit 2', () => {
     const run = spawnSync(tsx, ['scripts/mutation-score.ts', '--recordd'], { cwd: projectRoot, encoding: 'utf8' });
     expect(run.stderr.trim().split('\n')).toEqual([
