@@ -242,30 +242,15 @@ describe('npm start, for errors a user can cause', () => {
     });
   }
 
-  it('says in one line that the port is busy', async () => {
+  it.each(['PORT', 'METRICS_PORT'])('says in one line that the port of %s is busy, naming it', async (setting) => {
     const busy = createServer().listen(0, '127.0.0.1');
     await once(busy, 'listening');
     try {
       const { port } = busy.address() as AddressInfo;
-      const { code, stderr } = await startWith({ PORT: String(port), DATABASE_URL: 'sqlite::memory:' });
+      const { code, stderr } = await startWith({ [setting]: String(port), DATABASE_URL: 'sqlite::memory:' });
       expect(code).toBe(1);
       expect(stderr.trim().split('\n')).toEqual([
-        `Cannot listen on 127.0.0.1:${port}: the address is already in use. Stop what uses it, or set PORT to a free port.`,
-      ]);
-    } finally {
-      busy.close();
-    }
-  });
-
-  it('says in one line that METRICS_PORT is busy, naming METRICS_PORT', async () => {
-    const busy = createServer().listen(0, '127.0.0.1');
-    await once(busy, 'listening');
-    try {
-      const { port } = busy.address() as AddressInfo;
-      const { code, stderr } = await startWith({ METRICS_PORT: String(port), DATABASE_URL: 'sqlite::memory:' });
-      expect(code).toBe(1);
-      expect(stderr.trim().split('\n')).toEqual([
-        `Cannot listen on 127.0.0.1:${port}: the address is already in use. Stop what uses it, or set METRICS_PORT to a free port.`,
+        `Cannot listen on 127.0.0.1:${port}: the address is already in use. Stop what uses it, or set ${setting} to a free port.`,
       ]);
     } finally {
       busy.close();
