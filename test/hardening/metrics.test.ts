@@ -3,7 +3,8 @@
 // they are served on their own port, never on the API's.
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { connect } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
+import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetrics } from '../../server/http/metrics.js';
 import { listenForMetrics, type MetricsServer } from '../../server/http/metrics-server.js';
@@ -116,10 +117,60 @@ describe('the metrics, after known traffic', () => {
     await expect.poll(() => metricValue(server, 'http_requests_in_flight', {})).toBe(0);
   });
 
+  it('counts a request whose client leaves before the answer as aborted, and no longer in flight', async () => {
+    const key = await createKey(
+      server.store,
+      { workspaceId: workspace.id, name: 'Gone', kind: 'management' },
+      server.clock.now(),
+    );
+    const aborted = () =>
+      metricValue(server, 'http_requests_total', { operation: 'updateObservabilityDestination', status: 'aborted' });
+    expect(await aborted()).toBeUndefined();
+    const { hostname, port } = new URL(server.baseUrl);
+    const socket = connect(Number(port), hostname);
+    await once(socket, 'connect');
+    socket.write(
+      `PATCH /api/v1/observability/destinations/00000000-0000-4000-8000-000000000000 HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${key.rawKey}\r\nContent-Type: application/json\r\nContent-Length: 22\r\n\r\n{"samp`,
+    );
+    await expect.poll(() => metricValue(server, 'http_requests_in_flight', {})).toBe(1);
+    socket.destroy();
+    await expect.poll(aborted).toBe(1);
+    expect(await metricValue(server, 'http_requests_in_flight', {})).toBe(0);
+  });
+
   it("has the process's default metrics, and no pool figures on SQLite", async () => {
     expect(await metricValue(server, 'process_cpu_user_seconds_total', {})).toBeGreaterThan(0);
     expect(await samples(server, 'nodejs_eventloop_lag_seconds')).toHaveLength(1);
     expect(await samples(server, 'db_pool_connections')).toEqual([]);
+  });
+});
+
+describe('the status label', () => {
+  it("is a status's class when neither the spec nor the server names it, summed over the statuses of the class", async () => {
+    const metrics = createMetrics(spec);
+    const app = express();
+    app.use(metrics.track);
+    app.get('/status/:status', (req, res) => {
+      res.status(Number(req.params.status)).end();
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const { port } = server.address() as AddressInfo;
+      for (const status of [418, 418, 451, 299, 404])
+        expect((await fetch(`http://127.0.0.1:${port}/status/${status}`)).status).toBe(status);
+      const values = (await metrics.registry.getSingleMetric('http_requests_total')?.get())?.values ?? [];
+      expect(values.map(({ labels, value }) => [labels.operation, labels.status, value])).toEqual(
+        expect.arrayContaining([
+          ['none', '4xx', 3],
+          ['none', '2xx', 1],
+          ['none', '404', 1],
+        ]),
+      );
+      expect(values).toHaveLength(3);
+    } finally {
+      server.close();
+    }
   });
 });
 
