@@ -8,12 +8,12 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { projectRoot } from '../server/project-root.js';
+import { parseArgsOrExit } from './cli-args.js';
 import { measureLadder, type Scenario } from './load-driver.js';
 import { runToEnd, type Started, serverNodeFlags, startServer, stopServer } from './processes.js';
 
-const { values: options, positionals } = parseArgs({
+const { values: options, positionals } = parseArgsOrExit({
   allowPositionals: true,
   options: { rounds: { type: 'string', default: '8' }, requests: { type: 'string', default: '5000' } },
 });

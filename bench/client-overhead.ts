@@ -5,7 +5,6 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { createApiClient } from '../client/index.js';
 import { createApp } from '../server/app.js';
@@ -14,6 +13,7 @@ import { UNREACHABLE_RATE_LIMIT } from '../server/http/rate-limit.js';
 import { createKey } from '../server/provisioning/index.js';
 import { loadSpec } from '../server/spec.js';
 import { openStore } from '../server/store/index.js';
+import { parseArgsOrExit } from './cli-args.js';
 import { median } from './stats.js';
 
 export interface ClientOverhead {
@@ -86,7 +86,7 @@ export async function measureClientOverhead({
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop() ?? '')) {
-  const { values } = parseArgs({
+  const { values } = parseArgsOrExit({
     options: {
       calls: { type: 'string', default: '2000' },
       rounds: { type: 'string', default: '7' },

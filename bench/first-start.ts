@@ -6,14 +6,14 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { utimesSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { copyOfCheckout } from '../scripts/checkout-copy.js';
 import { waitForOutput } from '../scripts/child-process.js';
+import { parseArgsOrExit } from './cli-args.js';
 import { median } from './stats.js';
 
 const TARGETS_MS = { fresh: 8000, unchanged: 2000 } as const;
 
-const { values: flags } = parseArgs({ options: { repeat: { type: 'string', default: '3' } } });
+const { values: flags } = parseArgsOrExit({ options: { repeat: { type: 'string', default: '3' } } });
 const repeat = Number(flags.repeat);
 if (!Number.isInteger(repeat) || repeat < 1) {
   console.error(`--repeat takes a whole number of runs, at least 1 (got ${flags.repeat})`);

@@ -143,7 +143,10 @@ export async function measureThroughput(
 }
 
 export interface RungResult {
+  /** The median of the rounds. */
   cpuUs: number;
+  /** Each round's CPU time per request, in the order of the rounds. */
+  cpuUsByRound: number[];
   errors: number;
 }
 
@@ -170,7 +173,9 @@ export async function measureLadder(
       if (sample) sample.errors += result.errors;
     }
   }
-  return new Map([...samples].map(([id, s]) => [id, { cpuUs: median(s.cpuUs), errors: s.errors }]));
+  return new Map(
+    [...samples].map(([id, s]) => [id, { cpuUs: median(s.cpuUs), cpuUsByRound: s.cpuUs, errors: s.errors }]),
+  );
 }
 
 async function sequentialLatencyMs(

@@ -17,7 +17,15 @@ export interface LadderReport {
   database: string;
   operations: {
     scenario: string;
-    rungs: { label: string; cpuUs: number; marginalCpuUs: number | null; errors: number }[];
+    rungs: {
+      label: string;
+      cpuUs: number;
+      /** The median of each round's difference to the base's run in the same round. */
+      marginalCpuUs: number | null;
+      /** A 95 % confidence interval of that median. */
+      marginalInterval: [number, number] | null;
+      errors: number;
+    }[];
   }[];
 }
 
@@ -88,13 +96,14 @@ export function ladderTable(ladders: LadderReport[]): string {
       lines.push(
         `### ${ladder.database}: ${operation.scenario}`,
         '',
-        '| layer added | CPU µs/request | marginal CPU µs/request |',
-        '|---|---|---|',
+        '| layer added | CPU µs/request | marginal CPU µs/request | 95 % interval |',
+        '|---|---|---|---|',
       );
       for (const rung of operation.rungs) {
-        const marginal = rung.marginalCpuUs === null ? '-' : rung.marginalCpuUs.toFixed(0);
+        const marginal = rung.marginalCpuUs === null ? '-' : rung.marginalCpuUs.toFixed(1);
+        const interval = rung.marginalInterval?.map((us) => us.toFixed(1)).join(' to ') ?? '-';
         const errors = rung.errors === 0 ? '' : ` (${rung.errors} errors)`;
-        lines.push(`| ${rung.label}${errors} | ${rung.cpuUs.toFixed(0)} | ${marginal} |`);
+        lines.push(`| ${rung.label}${errors} | ${rung.cpuUs.toFixed(0)} | ${marginal} | ${interval} |`);
       }
       lines.push('');
     }

@@ -6,16 +6,19 @@
 // stays on loopback, bounded in time, count and connections.
 // With --hostile, instead: every input a client controls flooded (bench/hostile.ts), each against a
 // plain request of the same operation.
-// Usage: npm run bench [-- --quick] [-- --json] [-- --ladder | --hostile]   BENCH_POSTGRES_URL adds PostgreSQL.
+// With --ladder --rungs a,b: those rungs and the rungs they add to, alone, for a layer too small for
+// the whole ladder's noise (with more --rounds).
+// Usage: npm run bench [-- --quick] [-- --json] [-- --ladder [--rungs id,...] [--rounds N] | --hostile]
+// BENCH_POSTGRES_URL adds PostgreSQL.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { projectRoot } from '../server/project-root.js';
+import { parseArgsOrExit } from './cli-args.js';
 import type { ClientOverhead } from './client-overhead.js';
 import { BUILD_SCRIPTS, type HostileRow, hostileTable, runHostile, runPastAuthFailureLimit } from './hostile.js';
-import { LADDER } from './ladder-rungs.js';
+import { LADDER, type Rung } from './ladder-rungs.js';
 import {
   captureBodies,
   measureFlatCost,
@@ -42,25 +45,45 @@ import {
   type SubjectReport,
   writeTableOfRecord,
 } from './report.js';
-import { median } from './stats.js';
+import { median, medianInterval } from './stats.js';
 
-const { values: flags } = parseArgs({
+const { values: flags } = parseArgsOrExit({
   options: {
     quick: { type: 'boolean' },
     json: { type: 'boolean' },
     ladder: { type: 'boolean' },
     hostile: { type: 'boolean' },
+    rungs: { type: 'string' },
+    rounds: { type: 'string' },
   },
 });
+const usageError = (message: string): never => {
+  console.error(message);
+  process.exit(2);
+};
+if ((flags.rungs !== undefined || flags.rounds !== undefined) && !flags.ladder)
+  usageError('--rungs and --rounds go with --ladder.');
+const rounds = flags.rounds === undefined ? 3 : Number(flags.rounds);
+if (!Number.isInteger(rounds) || rounds < 1 || rounds > 200) usageError('--rounds: a whole number from 1 to 200.');
+const climbed = flags.rungs === undefined ? LADDER : rungsWithTheirBases(flags.rungs.split(','));
 const quick = flags.quick === true;
 const settings = quick
-  ? { rounds: 3, durationSec: 1, connections: 8, bigCount: 100_000, latencySamples: 150, ladderRequests: 3000 }
-  : { rounds: 3, durationSec: 6, connections: 10, bigCount: 1_000_000, latencySamples: 500, ladderRequests: 10_000 };
+  ? { rounds, durationSec: 1, connections: 8, bigCount: 100_000, latencySamples: 150, ladderRequests: 3000 }
+  : { rounds, durationSec: 6, connections: 10, bigCount: 1_000_000, latencySamples: 500, ladderRequests: 10_000 };
 const log = (message: string) => {
   if (!flags.json) process.stderr.write(`${message}\n`);
 };
 
-/** Every rung of the ladder started at once, then each scenario run on all of them, interleaved. */
+/** The rungs named and each one's base, in the ladder's order. */
+function rungsWithTheirBases(ids: string[]): Rung[] {
+  const unknown = ids.filter((id) => !LADDER.some((rung) => rung.id === id));
+  if (unknown.length > 0 || ids.length === 0)
+    usageError(`--rungs: unknown rung ${unknown.join(', ') || "''"}; one of ${LADDER.map((r) => r.id).join(', ')}.`);
+  const bases = LADDER.filter((rung) => ids.includes(rung.id)).map((rung) => rung.base);
+  return LADDER.filter((rung) => ids.includes(rung.id) || bases.includes(rung.id));
+}
+
+/** Every rung climbed started at once, then each scenario run on all of them, interleaved. */
 async function climbLadder(
   label: string,
   scenarios: Scenario[],
@@ -71,7 +94,7 @@ async function climbLadder(
 ): Promise<LadderReport['operations']> {
   const rungs = new Map<string, Started>();
   try {
-    for (const rung of LADDER) {
+    for (const rung of climbed) {
       const script = rung.id === 'bare' ? 'dist/bench/servers/baseline-express.js' : 'dist/bench/servers/ladder.js';
       const args = rung.id === 'bare' ? [bodiesFile] : [rung.id, bodiesFile, databaseUrl];
       rungs.set(rung.id, await startServer(script, args, { BENCH_SECRETS_KEY: secretsKey }, serverNodeFlags));
@@ -82,10 +105,19 @@ async function climbLadder(
       const measured = await measureLadder(settings, rungs, scenario, apiKey);
       operations.push({
         scenario: scenario.name,
-        rungs: LADDER.map((rung) => {
-          const result = measured.get(rung.id) as RungResult;
+        rungs: climbed.map((rung) => {
+          const { cpuUs, cpuUsByRound, errors } = measured.get(rung.id) as RungResult;
           const base = rung.base === undefined ? undefined : measured.get(rung.base);
-          return { label: rung.label, ...result, marginalCpuUs: base === undefined ? null : result.cpuUs - base.cpuUs };
+          // Each round's difference to the base's run in the same round, so that drift of the
+          // machine between rounds cancels out.
+          const differences = base && cpuUsByRound.map((cpu, round) => cpu - (base.cpuUsByRound[round] as number));
+          return {
+            label: rung.label,
+            cpuUs,
+            errors,
+            marginalCpuUs: differences ? median(differences) : null,
+            marginalInterval: differences ? medianInterval(differences) : null,
+          };
         }),
       });
     }

@@ -1,7 +1,8 @@
 // The server under test, as in production (request validation on, response validation off, one
 // log line per request, written to /dev/null), on the database seed.ts prepared.
 // Usage: subject.ts <database-url>, with BENCH_SECRETS_KEY (hex, as given to seed.ts) set;
-// BENCH_AUTH_FAILURE_LIMIT, when set, is the failed authentications an address may make per minute.
+// BENCH_AUTH_FAILURE_LIMIT, when set, is the failed authentications an address may make per minute;
+// BENCH_METRICS=1 adds the Prometheus metrics, as METRICS_PORT does.
 import './cpu-probe.js';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +10,7 @@ import pino from 'pino';
 import { createApp } from '../../server/app.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { systemClock } from '../../server/domain/time.js';
+import { createMetrics } from '../../server/http/metrics.js';
 import { UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
 import { warmUp } from '../../server/http/warm-up.js';
 import { loadSpec } from '../../server/spec.js';
@@ -30,6 +32,7 @@ const app = createApp({
   authFailureLimit: process.env.BENCH_AUTH_FAILURE_LIMIT
     ? { windowMs: 60_000, limit: Number(process.env.BENCH_AUTH_FAILURE_LIMIT) }
     : UNREACHABLE_RATE_LIMIT,
+  ...(process.env.BENCH_METRICS === '1' && { metrics: createMetrics(spec, () => store.poolFigures()) }),
 });
 await warmUp(app, spec);
 const server = app.listen(0, '127.0.0.1');
