@@ -8,8 +8,10 @@ import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetrics } from '../../server/http/metrics.js';
 import { listenForMetrics, type MetricsServer } from '../../server/http/metrics-server.js';
+import { warmUp } from '../../server/http/warm-up.js';
 import { createKey } from '../../server/provisioning/index.js';
 import { specOperations } from '../../server/spec.js';
+import type { PoolFigures } from '../../server/store/index.js';
 import { call, createWorkspace, startTestServer, type TestServer, type Workspace } from '../support/server.js';
 import { spec } from '../support/spec.js';
 
@@ -39,8 +41,10 @@ async function metricValue(
 describe('the metrics, after known traffic', () => {
   let server: TestServer;
   let workspace: Workspace;
+  let trafficStartedAt: number;
 
   beforeAll(async () => {
+    trafficStartedAt = performance.now();
     server = await startTestServer({
       metrics: true,
       rateLimit: { windowMs: 60_000, limit: 4 },
@@ -87,6 +91,8 @@ describe('the metrics, after known traffic', () => {
       (sample) => sample.metricName === 'http_request_duration_seconds_sum' && sample.labels.operation === 'getKey',
     );
     expect(sum?.value).toBeGreaterThan(0);
+    // In seconds: the seven requests together took less than the whole test so far.
+    expect(sum?.value).toBeLessThan((performance.now() - trafficStartedAt) / 1000);
   });
 
   it('counts the refusals of the rate limit and of the failed-authentication throttle', async () => {
@@ -171,6 +177,46 @@ describe('the status label', () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe("the server's own requests and the pool", () => {
+  it('does not count the warm-up requests made at start, and counts the first request after them', async () => {
+    const metrics = createMetrics(spec);
+    const app = express();
+    app.use(metrics.track);
+    app.use((_req, res) => {
+      res.status(404).end();
+    });
+    await warmUp(app, spec);
+    const counted = async () =>
+      ((await metrics.registry.getSingleMetric('http_requests_total')?.get())?.values ?? []).map(
+        (sample) => sample.value,
+      );
+    expect(await counted()).toEqual([]);
+    const server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+      await expect.poll(counted).toEqual([1]);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("gives the database pool's figures while the pool has them, and scrapes without them once it is gone", async () => {
+    let figures: PoolFigures | undefined = { total: 4, idle: 1, waiting: 2, max: 10 };
+    const { registry } = createMetrics(spec, () => figures);
+    const values = async (name: string) =>
+      ((await registry.getSingleMetric(name)?.get())?.values ?? []).map(({ labels, value }) => [labels.state, value]);
+    expect(await values('db_pool_connections')).toEqual([
+      ['total', 4],
+      ['idle', 1],
+      ['waiting', 2],
+    ]);
+    expect(await values('db_pool_max_connections')).toEqual([[undefined, 10]]);
+    figures = undefined;
+    await expect(registry.metrics()).resolves.toContain('db_pool_max_connections 0');
   });
 });
 
