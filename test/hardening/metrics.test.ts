@@ -204,6 +204,15 @@ describe("the server's own requests and the pool", () => {
     }
   });
 
+  it('has both refusal reasons at 0 before any refusal, so that their rates exist from the start', async () => {
+    const { registry } = createMetrics(spec);
+    const values = (await registry.getSingleMetric('http_refusals_total')?.get())?.values ?? [];
+    expect(values.map(({ labels, value }) => [labels.reason, value])).toEqual([
+      ['rate_limit', 0],
+      ['auth_failures', 0],
+    ]);
+  });
+
   it("gives the database pool's figures while the pool has them, and scrapes without them once it is gone", async () => {
     let figures: PoolFigures | undefined = { total: 4, idle: 1, waiting: 2, max: 10 };
     const { registry } = createMetrics(spec, () => figures);
