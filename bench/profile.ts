@@ -145,6 +145,10 @@ const [file] = readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofi
 if (!file) throw new Error('the server wrote no profile');
 const profile = JSON.parse(readFileSync(join(profileDir, file), 'utf8')) as CpuProfile;
 const samples = samplesWithin(profile, loadStartedUs, loadEndedUs);
+if (samples.length === 0) {
+  console.error("No sample of the profile falls within the load: the profile's clock is not this process's.");
+  process.exit(1);
+}
 const requests = result.requests.total;
 console.log(
   `${operation}, ${options.seconds} s under load, ${requests.toLocaleString('en')} requests; profile: ${join(profileDir, file)}\n`,
