@@ -126,7 +126,7 @@ export function readmeBlock(record: RunRecord, summary: ScoreSummary, mutants: n
       row([target.name, percent(target.score), `${target.minimum}%`, target.met ? 'met' : 'missed']),
     ),
     '',
-    `${summary.survivors.length} survivor(s) and ${summary.ignored.length} equivalent mutant(s), each with its reason: \`npm run -s mutation:score -- --recorded\` lists them.`,
+    `${summary.survivors.length} survivor(s), and ${summary.ignored.length} equivalent mutant(s) marked with their reasons: \`npm run -s mutation:score -- --recorded\` lists them all.`,
     README_END,
   ].join('\n');
 }
