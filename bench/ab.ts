@@ -8,8 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgsOrExit } from '../scripts/cli-args.js';
 import { projectRoot } from '../server/project-root.js';
-import { parseArgsOrExit } from './cli-args.js';
 import { measureLadder, type Scenario } from './load-driver.js';
 import { runToEnd, type Started, serverNodeFlags, startServer, stopServer } from './processes.js';
 

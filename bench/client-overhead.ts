@@ -7,13 +7,13 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { createApiClient } from '../client/index.js';
+import { parseArgsOrExit } from '../scripts/cli-args.js';
 import { createApp } from '../server/app.js';
 import { createSecretBox } from '../server/domain/secrets.js';
 import { UNREACHABLE_RATE_LIMIT } from '../server/http/rate-limit.js';
 import { createKey } from '../server/provisioning/index.js';
 import { loadSpec } from '../server/spec.js';
 import { openStore } from '../server/store/index.js';
-import { parseArgsOrExit } from './cli-args.js';
 import { median } from './stats.js';
 
 export interface ClientOverhead {

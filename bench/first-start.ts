@@ -8,7 +8,7 @@ import { utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { copyOfCheckout } from '../scripts/checkout-copy.js';
 import { waitForOutput } from '../scripts/child-process.js';
-import { parseArgsOrExit } from './cli-args.js';
+import { parseArgsOrExit } from '../scripts/cli-args.js';
 import { median } from './stats.js';
 
 const TARGETS_MS = { fresh: 8000, unchanged: 2000 } as const;

@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { parseArgsOrExit } from './cli-args.js';
+import { parseArgsOrExit } from '../scripts/cli-args.js';
 import { runToEnd, serverNodeFlags, startServer, stopServer } from './processes.js';
 
 interface ProfileNode {

@@ -10,9 +10,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { type Address, clusterInstances, haproxyConfig, SHUTDOWN_DELAY_MS } from '../deploy/haproxy-config.js';
 import { projectRoot } from '../server/project-root.js';
+import { parseArgsOrMessage } from './cli-args.js';
 
 const USAGE = 'usage: npm run cluster -- --instances <n> [--port <p>]';
 const HOST = '127.0.0.1';
@@ -30,12 +30,9 @@ export interface ClusterOptions {
 }
 
 export function parseClusterArgs(args: string[]): ClusterOptions | string {
-  let values: { instances?: string; port?: string };
-  try {
-    ({ values } = parseArgs({ args, options: { instances: { type: 'string' }, port: { type: 'string' } } }));
-  } catch (err) {
-    return (err as Error).message.split('. To specify')[0] ?? 'bad arguments';
-  }
+  const parsed = parseArgsOrMessage({ args, options: { instances: { type: 'string' }, port: { type: 'string' } } });
+  if (typeof parsed === 'string') return parsed;
+  const { values } = parsed;
   const instances = Number(values.instances);
   if (!Number.isInteger(instances) || instances < 1 || instances > 16)
     return `--instances must be a whole number from 1 to 16, got ${JSON.stringify(values.instances ?? '')}`;

@@ -9,7 +9,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseArgsOrMessage } from './cli-args.js';
 import { printScore } from './mutation-score.js';
 
 const USAGE = 'usage: npm run test:mutation:changed -- [ref] [--budget-minutes <n>]';
@@ -82,13 +82,8 @@ function runStryker(configPath: string, budgetMs: number): Promise<'done' | 'fai
 }
 
 async function main(): Promise<number> {
-  let options: { values: { 'budget-minutes'?: string }; positionals: string[] };
-  try {
-    options = parseArgs({ allowPositionals: true, options: { 'budget-minutes': { type: 'string' } } });
-  } catch (err) {
-    // Node's message goes on with advice on positionals that does not apply here.
-    usageError((err as Error).message.split('. To specify')[0] ?? 'bad arguments');
-  }
+  const options = parseArgsOrMessage({ allowPositionals: true, options: { 'budget-minutes': { type: 'string' } } });
+  if (typeof options === 'string') usageError(options);
   if (options.positionals.length > 1) usageError('one ref at most');
   const ref = options.positionals[0] ?? 'HEAD~1';
   const budgetText = options.values['budget-minutes'] ?? '10';
