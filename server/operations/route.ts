@@ -1,6 +1,7 @@
 // The Express end of an operation: the request as its handler takes it, typed from the spec, and
 // the handler's result as the response.
 import type { RequestHandler } from 'express';
+import { matchedOperation } from '../http/request-shape.js';
 import type { BoundOperation } from './bind.js';
 import type { OperationDeps } from './types.js';
 
@@ -20,7 +21,11 @@ export function operationRoute(bound: BoundOperation, deps: OperationDeps): Requ
   // The table of handlers is checked against `operations` where it is written; here they are alike.
   const handler = bound.handler as unknown as UntypedHandler;
   const { headerParameters } = bound;
-  return async (req, res) => {
+  return async (req, res, next) => {
+    // Express's routes forgive a trailing slash and the case of letters; the spec's paths do not.
+    // Only a request that findOperation matched to this operation, and so admitted, reaches its
+    // handler; any other goes on to the 404.
+    if (matchedOperation(req)?.operation.operationId !== bound.operationId) return next();
     const headers =
       headerParameters.length === 0
         ? undefined

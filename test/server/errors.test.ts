@@ -181,6 +181,25 @@ describe('request errors', () => {
     expectEnvelope(await call(server, 'GET', '/api/v2/keys/abc', { key: workspace.managementKey }), 404);
   });
 
+  // Each operation at its path with a trailing slash, and with the path's letters in upper case:
+  // Express's routes would match both, the spec matches neither.
+  const nearPaths = specOperations(spec).flatMap(({ method, operation, parameters }) => {
+    const examples = Object.fromEntries(parameters.map((p) => [p.name, String(p.example ?? p.name)]));
+    const path = operationPath(spec, operation.operationId, examples);
+    const withBody = operation.requestBody !== undefined;
+    return [`${path}/`, path.toUpperCase()].map((near) => [method.toUpperCase(), near, withBody] as const);
+  });
+
+  it.each(nearPaths)(
+    'answers %s %s, near a path of the spec, with 404 and no server error',
+    async (method, path, withBody) => {
+      const { server, workspace } = await setUp();
+      const body = withBody ? { body: {} } : {};
+      expectEnvelope(await call(server, method, path, { key: workspace.managementKey, ...body }), 404);
+      expect(server.serverErrors()).toEqual([]);
+    },
+  );
+
   // Every path of the spec, called with each method it does not take, its parameters set to their examples.
   const methodsNotTaken = Object.keys(spec.paths).flatMap((template) => {
     const entries = specOperations(spec).filter((entry) => entry.template === template);
