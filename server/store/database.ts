@@ -2,11 +2,11 @@
 // or PostgreSQL (`postgres://...`), behind the same Kysely interface.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
-import { CompiledQuery, Kysely, SqliteDialect } from 'kysely';
+import { CompiledQuery, Kysely, SqliteDialect, type SqliteStatement } from 'kysely';
 import type { DatabaseOptions, LogQuery, OpenedDatabase } from './connection.js';
 import { type BoundQuery, kyselyDriver, type QueryDriver } from './prepared.js';
 import { SqliteBooleanPlugin, toSqliteValue } from './sqlite-boolean-plugin.js';
+import { openSqliteConnection, type SqliteConnection, sqliteCodeOf } from './sqlite-connection.js';
 import type { Database } from './tables.js';
 
 export type { DatabaseOptions, LogQuery, OpenedDatabase, PoolFigures } from './connection.js';
@@ -46,15 +46,15 @@ export async function openDatabase(location: DatabaseLocation, options: Database
   }
   // Stryker disable next-line StringLiteral: the filename is never empty (parseDatabaseUrl refuses it), so the test becomes true, and for :memory: that only makes the folder '.', the working folder, which exists: mkdir with recursive then does nothing
   if (location.filename !== ':memory:') mkdirSync(dirname(location.filename), { recursive: true });
-  const sqlite = new SqliteDatabase(location.filename);
-  sqlite.pragma('journal_mode = WAL');
+  const sqlite = await openSqliteConnection(location.filename);
+  sqlite.exec('PRAGMA journal_mode = WAL');
   // In WAL mode NORMAL survives a crash of the process; only a power loss can drop the last commits.
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.exec('PRAGMA synchronous = NORMAL');
+  sqlite.exec('PRAGMA foreign_keys = ON');
+  sqlite.exec('PRAGMA busy_timeout = 5000');
   const prepare = statementCache(sqlite);
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withPrepare(sqlite, prepare) }),
+    dialect: new SqliteDialect({ database: { prepare: (source) => prepare(source), close: () => sqlite.close() } }),
     plugins: [new SqliteBooleanPlugin()],
     ...(log && { log }),
   });
@@ -62,8 +62,8 @@ export async function openDatabase(location: DatabaseLocation, options: Database
 }
 
 function sqliteDriver(
-  sqlite: SqliteDatabase.Database,
-  prepare: (source: string, arrays?: boolean) => SqliteDatabase.Statement,
+  sqlite: SqliteConnection,
+  prepare: (source: string, arrays?: boolean) => SqliteStatement,
   throughKysely: QueryDriver,
   logQuery?: LogQuery,
 ): QueryDriver {
@@ -71,12 +71,11 @@ function sqliteDriver(
     const values = parameters.map(toSqliteValue);
     logQuery?.(sql, values);
     const statement = prepare(sql, arrays);
-    if (statement.reader) return statement.all(...values);
-    statement.run(...values);
+    if (statement.reader) return statement.all(values);
+    statement.run(values);
     return [];
   };
-  // better-sqlite3 runs this as BEGIN IMMEDIATE ... COMMIT, rolling back if it throws.
-  const readModifyWrite = sqlite.transaction(
+  const readModifyWrite = sqlite.immediateTransaction(
     (read: BoundQuery, decide: (row: unknown) => { result: unknown; write?: BoundQuery }) => {
       const { result, write } = decide(rowsOf(read)[0]);
       if (write) rowsOf(write);
@@ -94,10 +93,7 @@ function sqliteDriver(
       decide: (row: Row | undefined) => { result: T; write?: BoundQuery },
     ) {
       if (sqlite.inTransaction) return throughKysely.readModifyWrite(read, decide);
-      return readModifyWrite.immediate(
-        read.plain,
-        decide as (row: unknown) => { result: unknown; write?: BoundQuery },
-      ) as T;
+      return readModifyWrite(read.plain, decide as (row: unknown) => { result: unknown; write?: BoundQuery }) as T;
     },
   };
 }
@@ -106,15 +102,13 @@ function sqliteDriver(
 const STATEMENT_CACHE_SIZE = 256;
 
 /**
- * Kysely prepares every query anew, and on better-sqlite3 preparing costs more than running a
- * small query. The server runs a small fixed set of queries, so their statements are kept,
- * the least recently used dropped first past a bound. A statement's row mode is its own state:
- * a query read as arrays has a statement of its own.
+ * Kysely prepares every query anew, and preparing costs more than running a small query. The
+ * server runs a small fixed set of queries, so their statements are kept, the least recently
+ * used dropped first past a bound. A statement's row mode is its own state: a query read as
+ * arrays has a statement of its own.
  */
-function statementCache(
-  sqlite: SqliteDatabase.Database,
-): (source: string, arrays?: boolean) => SqliteDatabase.Statement {
-  const statements = new Map<string, SqliteDatabase.Statement>();
+function statementCache(sqlite: SqliteConnection): (source: string, arrays?: boolean) => SqliteStatement {
+  const statements = new Map<string, SqliteStatement>();
   return (source, arrays = false) => {
     const key = arrays ? `arrays:${source}` : source;
     let statement = statements.get(key);
@@ -122,31 +116,13 @@ function statementCache(
     if (statement) {
       statements.delete(key);
     } else {
-      statement = sqlite.prepare(source);
-      if (arrays && statement.reader) statement.raw(true);
+      statement = sqlite.prepare(source, arrays);
       // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: the bound only limits how many statements are kept in memory; a statement dropped, or never kept, is prepared again on its next use and answers the same; the fallback key is never used, as the Map is not empty past the bound
       if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value ?? '');
     }
     statements.set(key, statement);
     return statement;
   };
-}
-
-/** The database as Kysely's dialect sees it, with `prepare` going through the cache. */
-function withPrepare(
-  sqlite: SqliteDatabase.Database,
-  prepare: (source: string) => SqliteDatabase.Statement,
-): SqliteDatabase.Database {
-  // Stryker disable next-line ObjectLiteral: with no trap Kysely's prepare and close reach better-sqlite3 straight, which works with the proxy as `this` (its methods read an internal symbol the proxy forwards); only the statement cache is skipped, which saves work and changes no result
-  return new Proxy(sqlite, {
-    get(target, property) {
-      // Stryker disable next-line StringLiteral: with no property named '' Kysely's prepare goes to better-sqlite3's own, bound to it: only the statement cache is skipped, which saves work and changes no result
-      if (property === 'prepare') return (source: string) => prepare(source);
-      const value = Reflect.get(target, property, target) as unknown;
-      // Stryker disable next-line ConditionalExpression: the SQLite dialect only calls prepare (trapped above) and close, a function, on it, and close works unbound too, as the proxy forwards the internal symbol it reads
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
 }
 
 const UNAVAILABLE_SQLITE_CODES = /^SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR|FULL|READONLY|NOTADB|CORRUPT)/;
@@ -190,10 +166,11 @@ export class DatabaseOpenError extends Error {
 
 /** Why opening failed, in words, when it is something about the database rather than a bug. */
 export function openFailureReason(err: unknown): string | undefined {
-  const { code, message } = (typeof err === 'object' && err !== null ? err : {}) as {
+  const { code: errorCode, message } = (typeof err === 'object' && err !== null ? err : {}) as {
     code?: unknown;
     message?: unknown;
   };
+  const code = sqliteCodeOf(err) ?? errorCode;
   if (code === '3D000') return 'it does not exist; create it, or fix the database name in DATABASE_URL';
   if (code === '28P01' || code === '28000') return 'the server refused the user or password of DATABASE_URL';
   if (['SQLITE_CANTOPEN', 'ENOTDIR', 'EEXIST', 'EACCES', 'EROFS'].includes(String(code)))
@@ -206,7 +183,8 @@ export function openFailureReason(err: unknown): string | undefined {
 /** Whether an error means the database cannot serve now (as opposed to a bug in a query). */
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;
-  const { code, message } = err as { code?: unknown; message?: unknown };
+  const { code: errorCode, message } = err as { code?: unknown; message?: unknown };
+  const code = sqliteCodeOf(err) ?? errorCode;
   if (
     typeof code === 'string' &&
     (UNAVAILABLE_SQLITE_CODES.test(code) || UNAVAILABLE_NETWORK_CODES.has(code) || code.startsWith('08'))

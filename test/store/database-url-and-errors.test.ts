@@ -133,6 +133,16 @@ describe('a database that cannot be opened', () => {
     );
   });
 
+  it('reads node:sqlite’s errors by their SQLite result code, as better-sqlite3’s', () => {
+    expect(openFailureReason({ code: 'ERR_SQLITE_ERROR', errcode: 26, message: 'file is not a database' })).toBe(
+      'the file is not a SQLite database',
+    );
+    expect(openFailureReason({ code: 'ERR_SQLITE_ERROR', errcode: 14, message: 'unable to open database file' })).toBe(
+      'the file cannot be created or opened (SQLITE_CANTOPEN); check that its folder can be written',
+    );
+    expect(openFailureReason({ code: 'ERR_SQLITE_ERROR', errcode: 1, message: 'no such table: x' })).toBeUndefined();
+  });
+
   it('says that an unreachable database cannot be reached, by its code or else its message', () => {
     expect(openFailureReason({ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:5432' })).toBe(
       'it cannot be reached (ECONNREFUSED)',
@@ -171,6 +181,16 @@ describe('errors that mean the database cannot serve now', () => {
     expect(isDatabaseUnavailable(Object.assign(new Error('sqlite'), { code }))).toBe(true);
   });
 
+  it.each([
+    [5, 'SQLITE_BUSY'],
+    [517, 'SQLITE_BUSY_SNAPSHOT'],
+    [6, 'SQLITE_LOCKED'],
+    [778, 'SQLITE_IOERR_WRITE'],
+    [13, 'SQLITE_FULL'],
+  ])('include node:sqlite’s result code %i (%s)', (errcode) => {
+    expect(isDatabaseUnavailable({ code: 'ERR_SQLITE_ERROR', errcode, message: 'sqlite' })).toBe(true);
+  });
+
   it.each(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN'])(
     'include the socket error %s',
     (code) => {
@@ -204,6 +224,11 @@ describe('errors that mean the database cannot serve now', () => {
   it.each([
     ['a failed constraint', { code: 'SQLITE_CONSTRAINT_UNIQUE', message: 'UNIQUE constraint failed: api_keys.hash' }],
     ['a SQL error', { code: 'SQLITE_ERROR', message: 'no such column: x' }],
+    [
+      'a failed constraint of node:sqlite',
+      { code: 'ERR_SQLITE_ERROR', errcode: 2067, message: 'UNIQUE constraint failed' },
+    ],
+    ['a node:sqlite error without its result code', { code: 'ERR_SQLITE_ERROR', message: 'database is locked' }],
     ['a PostgreSQL unique violation', { code: '23505', message: 'duplicate key value' }],
     ['a code that merely contains a SQLite one', { code: 'E_SQLITE_BUSY', message: 'unrelated' }],
     ['a code that merely ends like a connection exception', { code: '22008', message: 'datetime field overflow' }],

@@ -1,4 +1,4 @@
-// Queries compiled once run straight on better-sqlite3, beside Kysely on the same connection.
+// Queries compiled once run straight on the SQLite driver, beside Kysely on the same connection.
 // They must never run inside a transaction Kysely has open, nor see what it has not committed.
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';

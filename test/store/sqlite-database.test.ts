@@ -5,7 +5,6 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
 import { type LogEvent, sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../server/domain/secrets.js';
@@ -13,6 +12,7 @@ import { DatabaseOpenError, type OpenedDatabase, openDatabase } from '../../serv
 import { createStore, openStore } from '../../server/store/index.js';
 import { migrateToLatest } from '../../server/store/migrations.js';
 import { type BoundQuery, kyselyDriver, preparedQuery } from '../../server/store/prepared.js';
+import { openSqliteConnection, sqliteCodeOf } from '../../server/store/sqlite-connection.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'sqlite-database-test-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -43,8 +43,8 @@ describe('a SQLite file', () => {
     const store = await openStore(`sqlite:${file}`, secrets);
     await store.workspaces.create('W', new Date());
     expect(existsSync(`${file}-wal`)).toBe(true);
-    const other = new SqliteDatabase(file, { readonly: true });
-    expect(other.pragma('journal_mode', { simple: true })).toBe('wal');
+    const other = await openSqliteConnection(file, { readonly: true });
+    expect(other.prepare('PRAGMA journal_mode').all([])).toEqual([{ journal_mode: 'wal' }]);
     other.close();
     await store.close();
     expect(existsSync(`${file}-wal`)).toBe(false);
@@ -65,7 +65,7 @@ describe('a SQLite file', () => {
         },
         new Date(),
       ),
-    ).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT_FOREIGNKEY' });
+    ).rejects.toThrow('FOREIGN KEY constraint failed');
     await store.close();
   });
 });
@@ -92,18 +92,18 @@ describe('an opening that fails', () => {
     await expect(opening).rejects.toThrow(
       new DatabaseOpenError(`SQLite database ${file}`, 'the file is not a SQLite database'),
     );
-    await expect(opening).rejects.toMatchObject({ cause: { code: 'SQLITE_NOTADB' } });
+    await expect(opening).rejects.toSatisfy((err) => sqliteCodeOf((err as Error).cause) === 'SQLITE_NOTADB');
   });
 
   it('passes on as it is an error of the schema update, and closes the file', async () => {
     const file = join(folder, 'foreign-schema.db');
-    const foreign = new SqliteDatabase(file);
+    const foreign = await openSqliteConnection(file);
     foreign.exec('create table workspaces (something_else integer)');
     foreign.close();
 
     const opening = openStore(`sqlite:${file}`, secrets);
-    await expect(opening).rejects.toBeInstanceOf(SqliteDatabase.SqliteError);
-    await expect(opening).rejects.toMatchObject({ message: 'table "workspaces" already exists', code: 'SQLITE_ERROR' });
+    await expect(opening).rejects.toMatchObject({ message: 'table "workspaces" already exists' });
+    await expect(opening).rejects.toSatisfy((err) => sqliteCodeOf(err) === 'SQLITE_ERROR');
     expect(existsSync(`${file}-wal`)).toBe(false);
   });
 
@@ -121,7 +121,8 @@ describe('a store', () => {
     await expect(store.close()).resolves.toBeUndefined();
     await expect(store.ping()).rejects.toThrow('driver has already been destroyed');
     await expect(store.workspaces.list()).rejects.toThrow('driver has already been destroyed');
-    await expect(store.keys.findByHash('a'.repeat(64))).rejects.toThrow('The database connection is not open');
+    // better-sqlite3 and node:sqlite say it in their own words.
+    await expect(store.keys.findByHash('a'.repeat(64))).rejects.toThrow(/connection is not open|database is not open/);
   });
 });
 

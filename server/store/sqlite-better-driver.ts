@@ -1,0 +1,25 @@
+// The SQLite connection on better-sqlite3 (Node 20 and 22).
+import Database from 'better-sqlite3';
+import type { SqliteConnection, SqliteOpenOptions } from './sqlite-connection.js';
+
+export function openConnection(filename: string, options: SqliteOpenOptions): SqliteConnection {
+  const sqlite = new Database(filename, { readonly: options.readonly ?? false });
+  return {
+    driver: 'better-sqlite3',
+    prepare(sql, arrays = false) {
+      const statement = sqlite.prepare(sql);
+      if (arrays && statement.reader) statement.raw(true);
+      // better-sqlite3 takes an array of anonymous parameters as they are.
+      return statement;
+    },
+    exec: (sql) => void sqlite.exec(sql),
+    get inTransaction() {
+      return sqlite.inTransaction;
+    },
+    immediateTransaction<Args extends unknown[], T>(run: (...args: Args) => T) {
+      const transaction = sqlite.transaction(run);
+      return (...args: Args) => transaction.immediate(...args);
+    },
+    close: () => void sqlite.close(),
+  };
+}
