@@ -1,5 +1,5 @@
 // What opening a database takes and gives, shared by the SQLite and PostgreSQL sides.
-import type { Kysely, LogConfig } from 'kysely';
+import type { Kysely, LogConfig, SqliteDatabase, SqliteStatement } from 'kysely';
 import type { QueryDriver } from './prepared.js';
 import type { Database } from './tables.js';
 
@@ -28,4 +28,22 @@ export interface PoolFigures {
   idle: number;
   waiting: number;
   max: number;
+}
+
+export type SqliteDriverName = 'better-sqlite3' | 'node:sqlite';
+
+/** The embedded database's connection, on better-sqlite3 or node:sqlite (sqlite-connection.ts). */
+export interface SqliteConnection extends SqliteDatabase {
+  /** A statement whose rows come as arrays of column values when `arrays` is set and it reads. */
+  prepare(sql: string, arrays?: boolean): SqliteStatement;
+  /** Runs SQL without results (pragmas, migrations' raw SQL). */
+  exec(sql: string): void;
+  readonly inTransaction: boolean;
+  /** `run` as one BEGIN IMMEDIATE ... COMMIT, rolled back if it throws. */
+  immediateTransaction<Args extends unknown[], T>(run: (...args: Args) => T): (...args: Args) => T;
+  readonly driver: SqliteDriverName;
+}
+
+export interface SqliteOpenOptions {
+  readonly?: boolean;
 }

@@ -1,6 +1,6 @@
 // The SQLite connection on better-sqlite3 (Node 20 and 22).
 import Database from 'better-sqlite3';
-import type { SqliteConnection, SqliteOpenOptions } from './sqlite-connection.js';
+import type { SqliteConnection, SqliteOpenOptions } from './connection.js';
 
 export function openConnection(filename: string, options: SqliteOpenOptions): SqliteConnection {
   const sqlite = new Database(filename, { readonly: options.readonly ?? false });

@@ -1,24 +1,9 @@
 // The embedded database's connection, whichever SQLite driver this Node.js runs: better-sqlite3
 // where it works (Node 20 and 22), Node's own node:sqlite from Node 24 on, where better-sqlite3 12
 // aborts the process when the garbage collector frees a statement and version 13 needs Node 22.
-import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import type { SqliteConnection, SqliteDriverName, SqliteOpenOptions } from './connection.js';
 
-export type SqliteDriverName = 'better-sqlite3' | 'node:sqlite';
-
-export interface SqliteConnection extends SqliteDatabase {
-  /** A statement whose rows come as arrays of column values when `arrays` is set and it reads. */
-  prepare(sql: string, arrays?: boolean): SqliteStatement;
-  /** Runs SQL without results (pragmas, migrations' raw SQL). */
-  exec(sql: string): void;
-  readonly inTransaction: boolean;
-  /** `run` as one BEGIN IMMEDIATE ... COMMIT, rolled back if it throws. */
-  immediateTransaction<Args extends unknown[], T>(run: (...args: Args) => T): (...args: Args) => T;
-  readonly driver: SqliteDriverName;
-}
-
-export interface SqliteOpenOptions {
-  readonly?: boolean;
-}
+export type { SqliteConnection, SqliteDriverName, SqliteOpenOptions } from './connection.js';
 
 /** The driver for a Node.js version (`process.versions.node`). */
 export function sqliteDriverFor(nodeVersion: string): SqliteDriverName {

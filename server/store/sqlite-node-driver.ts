@@ -1,6 +1,6 @@
 // The SQLite connection on Node's own node:sqlite (Node 24 and later).
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
-import type { SqliteConnection, SqliteOpenOptions } from './sqlite-connection.js';
+import type { SqliteConnection, SqliteOpenOptions } from './connection.js';
 
 export function openConnection(filename: string, options: SqliteOpenOptions): SqliteConnection {
   const sqlite = new DatabaseSync(filename, { readOnly: options.readonly ?? false });
