@@ -43,12 +43,13 @@ async function requireWorkspace(store: Store, id: string): Promise<void> {
     throw new RefusedError(`no workspace ${id} (npm run -s cli -- list-workspaces lists them)`);
 }
 
-/** Runs one command; its result is printed as JSON. */
+/** Runs one command; its result is printed as JSON, what it warns of said through `warn`. */
 export async function runCommand(
   command: string,
   values: Record<string, unknown>,
   store: Store,
   spec: OpenApiDocument,
+  warn: (line: string) => void,
 ): Promise<unknown> {
   const now = systemClock();
   switch (command) {
@@ -78,6 +79,9 @@ export async function runCommand(
         },
         now,
       );
+      // Created all the same: an expired key is what a test of expiry needs, and it cannot be changed later.
+      if (key.expiresAt !== null && key.expiresAt <= now.toISOString())
+        warn(`the key is already expired (it expired at ${key.expiresAt}); it is created, but cannot authenticate`);
       return { key: key.rawKey, hash: key.hash, kind, note: 'The key is shown once; only its hash is stored.' };
     }
     case 'disable-key':
@@ -137,7 +141,7 @@ export async function runCommand(
     case 'rotate-secrets-key':
       return store.destinations.resealAll();
     case 'seed': {
-      if (values.demo !== true) throw new UsageError('seed needs --demo');
+      if (values.demo !== true) throw new UsageError('--demo is required');
       return seedDemo(store, loadDestinationTypeRules(spec), now);
     }
     default:

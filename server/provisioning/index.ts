@@ -72,7 +72,7 @@ export async function createKey(
   store: Store,
   input: NewKeyInput,
   now: Date,
-): Promise<{ rawKey: string; hash: string; id: string }> {
+): Promise<{ rawKey: string; hash: string; id: string; expiresAt: string | null }> {
   checkAgainstSpec([
     [apiKeyField('name'), input.name, 'name'],
     ['#/components/schemas/KeyKind', input.kind, 'kind'],
@@ -98,7 +98,7 @@ export async function createKey(
     },
     now,
   );
-  return { rawKey: key.raw, hash: row.hash, id: row.id };
+  return { rawKey: key.raw, hash: row.hash, id: row.id, expiresAt: row.expires_at };
 }
 
 export interface NewDestinationInput extends Partial<Omit<DestinationState, 'config'>> {
@@ -130,7 +130,9 @@ export async function createDestination(
 ): Promise<StoredDestination> {
   const rules = destinationTypes.get(input.type as DestinationType);
   if (!rules)
-    throw new Error(`unknown destination type ${input.type}; one of: ${[...destinationTypes.keys()].join(', ')}`);
+    throw new FieldValidationError([
+      { path: '/type', message: `must be one of: ${[...destinationTypes.keys()].join(', ')}` },
+    ]);
   const fields = ['name', 'enabled', 'privacy_mode', 'sampling_rate', 'api_key_hashes', 'filter_rules'] as const;
   checkAgainstSpec(
     fields.map((field): Check => [destinationField(field), input[field], field]),
@@ -192,7 +194,9 @@ export async function recordUsage(
   store: Store,
   input: { keyHash: string; amount: number; byok: boolean; at: Date },
 ): Promise<void> {
-  if (!(input.amount >= 0) || !Number.isFinite(input.amount)) throw new Error('amount must be a finite number >= 0');
+  // Usage only adds up: the spec's usage totals are never below 0.
+  if (!(input.amount >= 0) || !Number.isFinite(input.amount))
+    throw new FieldValidationError([{ path: '/amount', message: 'must be a finite number >= 0' }]);
   const key = await store.keys.findByHash(input.keyHash);
   if (!key) throw new Error(`no key with hash ${input.keyHash}`);
   await store.keys.recordUsage(

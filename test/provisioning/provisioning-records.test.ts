@@ -39,7 +39,7 @@ async function refusal(attempt: Promise<unknown>): Promise<unknown> {
 const storedKey = (hash: string) => store.keys.findInWorkspaceWithUsage(workspaceId, hash, usageWindows(NOW));
 
 describe('createKey', () => {
-  it('stores every field given, and returns the raw key once with its hash and id', async () => {
+  it('stores every field given, and returns the raw key once with its hash, id and expiry', async () => {
     const created = await createKey(
       store,
       {
@@ -57,6 +57,7 @@ describe('createKey', () => {
     );
     expect(created.rawKey).toMatch(/^sk-or-v1-[0-9a-f]{64}$/);
     expect(created.hash).toBe(hashApiKey(created.rawKey));
+    expect(created.expiresAt).toBe('2026-12-31T23:00:00.000Z');
     expect(await store.keys.findByHash(created.hash)).toEqual({
       id: created.id,
       workspace_id: workspaceId,
@@ -189,10 +190,14 @@ describe('createDestination', () => {
 
   it('refuses a type the spec has no config schema for, listing the types it has', async () => {
     const attempt = createDestination(store, destinationTypes, { workspaceId, type: 'splunk', config: {} }, NOW);
-    expect(await refusal(attempt)).toBe(
-      'unknown destination type splunk; one of: arize, braintrust, clickhouse, datadog, grafana, langfuse, langsmith, ' +
-        'newrelic, opik, otel-collector, posthog, ramp, s3, sentry, snowflake, weave, webhook',
-    );
+    expect(await refusal(attempt)).toEqual([
+      {
+        path: '/type',
+        message:
+          'must be one of: arize, braintrust, clickhouse, datadog, grafana, langfuse, langsmith, ' +
+          'newrelic, opik, otel-collector, posthog, ramp, s3, sentry, snowflake, weave, webhook',
+      },
+    ]);
   });
 
   it('names each setting and config key that breaks its schema, config keys under /config', async () => {
@@ -363,9 +368,9 @@ describe('recordUsage', () => {
 
   it.each([-0.01, Number.NaN, Number.POSITIVE_INFINITY])('refuses the amount %d, recording nothing', async (amount) => {
     const { hash } = await createKey(store, { workspaceId, name: 'Backend', kind: 'standard' }, NOW);
-    expect(await refusal(recordUsage(store, { keyHash: hash, amount, byok: false, at: NOW }))).toBe(
-      'amount must be a finite number >= 0',
-    );
+    expect(await refusal(recordUsage(store, { keyHash: hash, amount, byok: false, at: NOW }))).toEqual([
+      { path: '/amount', message: 'must be a finite number >= 0' },
+    ]);
     expect(await storedKey(hash)).toMatchObject({ usage: 0, byok_usage: 0 });
   });
 

@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { cliCommands, commandUsage } from '../../server/provisioning/usage.js';
+import { loadSpec, nodeAt } from '../../server/spec.js';
 import { projectRoot, runEntry } from '../support/process.js';
 
 const exec = promisify(execFile);
@@ -19,6 +21,19 @@ async function cli(args: string[], env: Record<string, string> = database()) {
   const result = await runEntry('server/cli.ts', args, env);
   expect(result.stderr).not.toMatch(/^\s+at /m);
   return result;
+}
+
+const spec = loadSpec();
+
+/** The usage of one command, as `help <command>` prints it. */
+function usageOf(name: string): string {
+  const command = cliCommands(spec).find((known) => known.name === name);
+  if (!command) throw new Error(`no command ${name}`);
+  return commandUsage(command);
+}
+
+function parse(stdout: string) {
+  return JSON.parse(stdout) as Record<string, string>;
 }
 
 const MISSING_WORKSPACE = '7c1f0000-0000-4000-8000-000000000000';
@@ -60,16 +75,67 @@ describe('cli usage errors', () => {
     expect(stderr).toMatch(/^unknown command "create-keys"\n\nUsage: npm run -s cli -- <command>/);
   });
 
-  it('a required option missing: exit 2 with the usage', async () => {
+  it("a required option missing: exit 2, its line, then that command's usage alone", async () => {
     const { code, stderr } = await cli(['create-workspace']);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/^--name is required\n\nUsage: /);
+    expect(stderr).toBe(`--name is required\n\n${usageOf('create-workspace')}\n`);
+    expect(stderr).not.toContain('create-key');
+  });
+
+  it("an unknown option: exit 2, its line, then that command's usage alone", async () => {
+    const { code, stderr } = await cli(['create-key', '--workspace', MISSING_WORKSPACE, '--nmae', 'Ops']);
+    expect(code).toBe(2);
+    expect(stderr).toBe(`unknown option --nmae\n\n${usageOf('create-key')}\n`);
   });
 
   it('no command at all: exit 2 with the usage', async () => {
     const { code, stderr } = await cli([]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/^Usage: /);
+  });
+});
+
+describe('cli refusals, each one line in the same words', () => {
+  it('a negative --limit or --amount given apart reaches the command, which says what it allows', async () => {
+    const env = database();
+    const workspace = parse((await cli(['create-workspace', '--name', 'Acme'], env)).stdout);
+    const limit = await cli(['create-key', '--workspace', workspace.id ?? '', '--name', 'Ops', '--limit', '-5'], env);
+    expect(limit.code).toBe(1);
+    expect(limit.stderr).toBe('invalid input: /limit must be >= 0\n');
+    const key = parse((await cli(['create-key', '--workspace', workspace.id ?? '', '--name', 'Ops'], env)).stdout);
+    const amount = await cli(['record-usage', '--key-hash', key.hash ?? '', '--amount', '-3'], env);
+    expect(amount.code).toBe(1);
+    expect(amount.stderr).toBe('invalid input: /amount must be a finite number >= 0\n');
+  });
+
+  it('an unknown destination type is said as an unknown key kind is, with no prefix of its own', async () => {
+    const env = database();
+    const workspace = parse((await cli(['create-workspace', '--name', 'Acme'], env)).stdout);
+    const enumOf = (schema: string) => (nodeAt(spec, `#/components/schemas/${schema}/enum`) as string[]).join(', ');
+    const type = await cli(
+      ['create-destination', '--workspace', workspace.id ?? '', '--type', 'carrier-pigeon', '--config', '{}'],
+      env,
+    );
+    expect(type.code).toBe(1);
+    expect(type.stderr).toBe(`invalid input: /type must be one of: ${enumOf('DestinationType')}\n`);
+    const kind = await cli(['create-key', '--workspace', workspace.id ?? '', '--name', 'Ops', '--kind', 'root'], env);
+    expect(kind.stderr).toBe(`invalid input: /kind must be one of: ${enumOf('KeyKind')}\n`);
+  });
+});
+
+describe('cli warnings', () => {
+  it('create-key --expires-at in the past creates the key, warning on stderr that it is already expired', async () => {
+    const env = database();
+    const workspace = parse((await cli(['create-workspace', '--name', 'Acme'], env)).stdout);
+    const { code, stdout, stderr } = await cli(
+      ['create-key', '--workspace', workspace.id ?? '', '--name', 'Old', '--expires-at', '2020-01-01T00:00:00Z'],
+      env,
+    );
+    expect(code).toBe(0);
+    expect(parse(stdout).key).toMatch(/^sk-or-v1-[0-9a-f]{64}$/);
+    expect(stderr).toBe(
+      'the key is already expired (it expired at 2020-01-01T00:00:00.000Z); it is created, but cannot authenticate\n',
+    );
   });
 });
 

@@ -110,7 +110,7 @@ describe('cli', () => {
       env,
     );
     expect(badType.code).toBe(1);
-    expect(badType.stderr).toContain('unknown destination type');
+    expect(badType.stderr).toMatch(/^invalid input: \/type must be one of: /);
     const missingKey = await cli(
       [
         'create-destination',

@@ -1,0 +1,98 @@
+// The CLI's commands run in-process on the arguments as the CLI reads them: what a command refuses
+// and in which words, and what it warns of while doing what it was asked.
+import { randomBytes } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FieldValidationError } from '../../server/domain/field-errors.js';
+import { createSecretBox } from '../../server/domain/secrets.js';
+import { readCommandLine } from '../../server/provisioning/command-line.js';
+import { runCommand, UsageError } from '../../server/provisioning/commands.js';
+import { cliCommands } from '../../server/provisioning/usage.js';
+import { nodeAt } from '../../server/spec.js';
+import { openStore, type Store } from '../../server/store/index.js';
+import { createTestDatabase } from '../support/database.js';
+import { spec } from '../support/server.js';
+
+let store: Store;
+let workspaceId: string;
+let warnings: string[];
+
+beforeEach(async () => {
+  store = await openStore((await createTestDatabase()).url, createSecretBox(randomBytes(32)));
+  workspaceId = (await store.workspaces.create('CLI', new Date())).id;
+  warnings = [];
+});
+
+afterEach(async () => {
+  await store.close();
+});
+
+/** The command line read as the CLI reads it, then run. */
+function cli(argv: string[]): Promise<unknown> {
+  const line = readCommandLine(argv, cliCommands(spec));
+  if (!('run' in line)) throw new Error(`not a command to run: ${line.print}`);
+  return runCommand(line.run, line.values, store, spec, (warning) => warnings.push(warning));
+}
+
+async function refusal(argv: string[]): Promise<unknown> {
+  const error = await cli(argv).then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(error).toBeInstanceOf(FieldValidationError);
+  return (error as FieldValidationError).errors;
+}
+
+const createKey = (...more: string[]) => ['create-key', '--workspace', workspaceId, '--name', 'Ops', ...more];
+
+describe('negative numbers given apart reach the command, which says what it allows', () => {
+  it('a negative --limit: the spec says a limit is >= 0', async () => {
+    expect(await refusal(createKey('--limit', '-5'))).toEqual([{ path: '/limit', message: 'must be >= 0' }]);
+  });
+
+  it('a negative --amount: usage is a number >= 0', async () => {
+    const { hash } = (await cli(createKey())) as { hash: string };
+    expect(await refusal(['record-usage', '--key-hash', hash, '--amount', '-3'])).toEqual([
+      { path: '/amount', message: 'must be a finite number >= 0' },
+    ]);
+  });
+});
+
+describe('input refused in the words of every other refusal', () => {
+  it('an unknown destination type names the field and the types there are, as an unknown key kind does', async () => {
+    const enumOf = (schema: string) => (nodeAt(spec, `#/components/schemas/${schema}/enum`) as string[]).join(', ');
+    expect(
+      await refusal(['create-destination', '--workspace', workspaceId, '--type', 'carrier-pigeon', '--config', '{}']),
+    ).toEqual([{ path: '/type', message: `must be one of: ${enumOf('DestinationType')}` }]);
+    expect(await refusal(createKey('--kind', 'root'))).toEqual([
+      { path: '/kind', message: `must be one of: ${enumOf('KeyKind')}` },
+    ]);
+  });
+});
+
+describe('usage errors a command finds, in the words of the others', () => {
+  it.each([
+    [['create-workspace'], '--name is required'],
+    [['seed'], '--demo is required'],
+    [['record-usage', '--key-hash', 'h'], '--amount is required'],
+    [['record-usage', '--key-hash', 'h', '--amount', 'ten'], '--amount must be a number'],
+  ])('%j: %s', async (argv, message) => {
+    await expect(cli(argv)).rejects.toEqual(new UsageError(message));
+  });
+});
+
+describe('create-key --expires-at', () => {
+  it('in the past: the key is created, with one warning that it is already expired and since when', async () => {
+    const created = (await cli(createKey('--expires-at', '2020-01-01T01:00:00+01:00'))) as { hash: string };
+    expect(await store.keys.findByHash(created.hash)).toMatchObject({ expires_at: '2020-01-01T00:00:00.000Z' });
+    expect(warnings).toEqual([
+      'the key is already expired (it expired at 2020-01-01T00:00:00.000Z); it is created, but cannot authenticate',
+    ]);
+  });
+
+  it('in the future, or not given: no warning', async () => {
+    const nextYear = new Date(Date.now() + 366 * 24 * 60 * 60 * 1000).toISOString();
+    await cli(createKey('--expires-at', nextYear));
+    await cli(createKey());
+    expect(warnings).toEqual([]);
+  });
+});
