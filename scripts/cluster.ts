@@ -2,11 +2,13 @@
 // machine: built once, <n> instances (ports p+1...p+n, metrics on p+101...) on DATABASE_URL
 // (PostgreSQL) and REDIS_URL, behind HAProxy on 127.0.0.1:<p> (default 3000) with the
 // configuration of deploy/. Like a process manager it starts again an instance that exits; Ctrl-C
-// (or SIGTERM) stops them all, each draining as in production.
+// (or SIGTERM) stops them all, each draining as in production. The instances print the URLs of
+// the balancer (PUBLIC_URL), not their own; HAProxy's configuration lives in a temporary folder,
+// removed when the cluster exits.
 // Exit codes: 0 stopped, 1 something did not start (HAProxy missing, an instance failing), 2 a bad
 // argument or setting.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,6 +52,30 @@ export function checkEnvironment(env: NodeJS.ProcessEnv): string | undefined {
   if (!env.SECRETS_KEY)
     return 'set SECRETS_KEY (openssl rand -base64 32): every instance must seal secrets with the same key';
   return undefined;
+}
+
+/**
+ * The environment of an instance: production, its own ports, and the balancer's address as
+ * PUBLIC_URL (unless one is given), for the URLs it prints.
+ */
+export function instanceEnvironment(env: NodeJS.ProcessEnv, instance: Address, front: Address): NodeJS.ProcessEnv {
+  return {
+    NODE_ENV: 'production',
+    ...env,
+    HOST: instance.host,
+    PORT: String(instance.port),
+    METRICS_PORT: String(instance.port + METRICS_OFFSET),
+    PUBLIC_URL: env.PUBLIC_URL || `http://${front.host}:${front.port}`,
+    TRUST_PROXY: env.TRUST_PROXY || 'loopback',
+    SHUTDOWN_DELAY_MS: env.SHUTDOWN_DELAY_MS || String(SHUTDOWN_DELAY_MS),
+  };
+}
+
+/** A new temporary folder, removed when this process exits, whichever way short of SIGKILL. */
+export function temporaryFolder(prefix: string): string {
+  const folder = mkdtempSync(join(tmpdir(), prefix));
+  process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
+  return folder;
 }
 
 function haproxyInstalled(): boolean {
@@ -107,15 +133,7 @@ async function main(args: string[]): Promise<number> {
     const name = `app${index + 1}`;
     const child = spawn(process.execPath, [join(projectRoot, 'dist', 'server', 'main.js')], {
       cwd: projectRoot,
-      env: {
-        NODE_ENV: 'production',
-        ...process.env,
-        HOST: address.host,
-        PORT: String(address.port),
-        METRICS_PORT: String(address.port + METRICS_OFFSET),
-        TRUST_PROXY: process.env.TRUST_PROXY || 'loopback',
-        SHUTDOWN_DELAY_MS: process.env.SHUTDOWN_DELAY_MS || String(SHUTDOWN_DELAY_MS),
-      },
+      env: instanceEnvironment(process.env, address, front),
     });
     relay(child, name);
     running.set(index, child);
@@ -132,11 +150,10 @@ async function main(args: string[]): Promise<number> {
     return child;
   };
 
-  const folder = mkdtempSync(join(tmpdir(), 'cluster-'));
-  const configFile = join(folder, 'haproxy.cfg');
+  const configFile = join(temporaryFolder('cluster-'), 'haproxy.cfg');
   writeFileSync(configFile, haproxyConfig({ front, instances: addresses, servedBy: true }));
 
-  const stopAll = async (code: number) => {
+  const stopEverything = async (code: number): Promise<never> => {
     stopping = true;
     const children = [...running.values(), haproxy].filter((child): child is ChildProcess => child !== undefined);
     await Promise.all(
@@ -151,8 +168,14 @@ async function main(args: string[]): Promise<number> {
     );
     process.exit(code);
   };
+  // Once: a second Ctrl-C, or SIGTERM after it, waits for the same instances to drain.
+  let stopped: Promise<never> | undefined;
+  const stopAll = (code: number) => {
+    stopped ??= stopEverything(code);
+    return stopped;
+  };
   let haproxy: ChildProcess | undefined;
-  process.once('SIGINT', () => void stopAll(0)).once('SIGTERM', () => void stopAll(0));
+  process.on('SIGINT', () => void stopAll(0)).on('SIGTERM', () => void stopAll(0));
 
   // The first alone: it migrates an empty database and seeds the demo workspace, once.
   const first = start(0);

@@ -29,6 +29,7 @@ import {
   matchedOperation,
   rejectPendingFieldErrors,
 } from './http/request-shape.js';
+import { rootAnswer } from './http/root.js';
 import { securityHeaders } from './http/security-headers.js';
 import { requestValidationErrors } from './http/validation-errors.js';
 import { checkWarmUpRequest } from './http/warm-up.js';
@@ -39,6 +40,15 @@ import { apiBasePaths, createSpecAjv, nodeAt, type OpenApiDocument, specOperatio
 import type { Store } from './store/index.js';
 
 export const BODY_LIMIT_BYTES = 100 * 1024;
+
+/** What the server serves outside the operations. */
+const PATHS = {
+  health: '/healthz',
+  ready: '/readyz',
+  openapiYaml: '/openapi.yaml',
+  openapiJson: '/openapi.json',
+  docs: '/docs',
+} as const;
 
 export interface AppDeps {
   store: Store;
@@ -129,7 +139,7 @@ export function createApp(deps: AppDeps): Express {
   // Stryker disable next-line StringLiteral: helmet, which every request reaches (requestLog before it always calls next), removes X-Powered-By too.
   app.disable('x-powered-by');
   if (metrics) app.use(metrics.track);
-  app.use(requestLog(logger));
+  app.use(requestLog(logger, { probePaths: [PATHS.health, PATHS.ready] }));
   app.use(securityHeaders());
   if (corsOrigins.length > 0) app.use(cors(corsOptions(spec, corsOrigins)));
   app.set('etag', false);
@@ -161,10 +171,22 @@ export function createApp(deps: AppDeps): Express {
   for (const operation of operations) api[operation.method](operation.route, operationRoute(operation, operationDeps));
   for (const basePath of apiBasePaths(spec)) app.use(basePath, api);
 
-  app.get('/healthz', (_req, res) => {
+  // Stryker disable next-line StringLiteral: apiBasePaths always returns at least one path ('/' when the spec names no server), so the default never applies.
+  const [apiBasePath = ''] = apiBasePaths(spec);
+  app.get(
+    '/',
+    rootAnswer(spec.info, {
+      // With its slash: the page's relative links resolve from there (/docs redirects to it).
+      docs: `${PATHS.docs}/`,
+      openapi_yaml: PATHS.openapiYaml,
+      openapi_json: PATHS.openapiJson,
+      api: apiBasePath,
+    }),
+  );
+  app.get(PATHS.health, (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.get('/readyz', async (_req, res) => {
+  app.get(PATHS.ready, async (_req, res) => {
     if (deps.shuttingDown?.()) {
       sendError(res, 503, 'The server is shutting down.');
       return;
@@ -177,14 +199,14 @@ export function createApp(deps: AppDeps): Express {
       sendError(res, 503, 'The database is unreachable.');
     }
   });
-  app.get('/openapi.yaml', (_req, res) => {
+  app.get(PATHS.openapiYaml, (_req, res) => {
     // Relative to its folder: send refuses a path with a dot-folder anywhere in it, the project's own parents included.
     res.type('application/yaml').sendFile(basename(specPath), { root: dirname(specPath) });
   });
-  app.get('/openapi.json', (_req, res) => {
+  app.get(PATHS.openapiJson, (_req, res) => {
     res.json(spec);
   });
-  app.use('/docs', docsRouter());
+  app.use(PATHS.docs, docsRouter());
 
   app.use(notFoundHandler);
   app.use(

@@ -36,6 +36,11 @@ export interface Config {
   validateResponses: boolean;
   /** The port of GET /metrics (Prometheus), never the API's; no metrics when absent. */
   metricsPort: number | undefined;
+  /**
+   * Where clients reach the server (a balancer, a proxy), without a trailing slash: the base of the
+   * URLs it prints. Its own address when absent.
+   */
+  publicUrl: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -100,6 +105,17 @@ function parseTrustProxy(value: string | undefined): boolean | number | string {
       );
   }
   return value;
+}
+
+/** PUBLIC_URL: an http(s) URL, perhaps with a path prefix, but no credentials, query or fragment. */
+function parsePublicUrl(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.username || url.password || url.search || url.hash)
+    throw new ConfigError(
+      `PUBLIC_URL must be an http:// or https:// URL without credentials, query or fragment (e.g. https://api.example.com), got ${JSON.stringify(value)}`,
+    );
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
 function parseNonNegativeInteger(value: string | undefined, name: string, fallback: number): number {
@@ -220,6 +236,7 @@ export function loadConfig(
     host: env.HOST || '127.0.0.1',
     port,
     metricsPort: parseMetricsPort(env.METRICS_PORT, port),
+    publicUrl: parsePublicUrl(env.PUBLIC_URL),
     nodeEnv,
     logLevel: parseLogLevel(env.LOG_LEVEL),
     databasePoolSize: parsePositiveInteger(env.DATABASE_POOL_SIZE, 'DATABASE_POOL_SIZE', 10),

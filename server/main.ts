@@ -3,7 +3,6 @@
 // without failing a request (http/shutdown.ts).
 // Listening comes before seeding: a start that fails (a busy port) has shown no key and stored
 // none, so the next start seeds and shows them.
-import pino from 'pino';
 import type { operations } from '../generated/api.js';
 import { createApp } from './app.js';
 import { loadConfig } from './config.js';
@@ -12,6 +11,7 @@ import { createSecretBox } from './domain/secrets.js';
 import { systemClock } from './domain/time.js';
 import { describeFailure } from './failure.js';
 import { listen } from './http/http-server.js';
+import { createLogger, logFormat } from './http/logger.js';
 import { createMetrics } from './http/metrics.js';
 import { listenForMetrics } from './http/metrics-server.js';
 import { connectRedisRateLimitStores } from './http/rate-limit-redis.js';
@@ -49,7 +49,10 @@ async function main(): Promise<void> {
   // A spec and handlers that do not match stop the server before it touches anything.
   bindOperations(spec, operationHandlers);
   const config = loadConfig(process.env, (message) => console.warn(message));
-  const logger = pino({ level: config.logLevel });
+  const logger = await createLogger(
+    config.logLevel,
+    logFormat({ stdoutIsTTY: process.stdout.isTTY === true, nodeEnv: config.nodeEnv }),
+  );
   const store = await openStore(config.databaseUrl, createSecretBox(config.secretsKey, config.previousSecretsKeys), {
     poolSize: config.databasePoolSize,
     onPoolError: (err) => logger.warn({ err }, 'idle database connection lost'),
@@ -101,7 +104,7 @@ async function main(): Promise<void> {
 
   let demo: DemoSeed | undefined;
   if ((await store.workspaces.count()) === 0) demo = await seedDemo(store, destinationTypes, systemClock());
-  if (demo) console.log(demoInstructions(spec, baseUrl, demo));
+  if (demo) console.log(demoInstructions(spec, config.publicUrl ?? baseUrl, demo));
   else {
     console.log(
       '\nThe database already has data, so no demo keys are printed (keys are shown only once).\n' +

@@ -1,6 +1,7 @@
 // One JSON log line per request, with a request id: the client's X-Request-Id when well-formed,
 // a new one otherwise, echoed in the response. Only the method, path, status and timing are
-// logged: never headers (Authorization), never bodies (secrets).
+// logged: never headers (Authorization), never bodies (secrets). A probe that succeeds is logged
+// at debug only: a balancer checks every instance several times a second.
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
@@ -8,7 +9,13 @@ import { isWarmUpRequest } from './warm-up.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-export function requestLog(logger: Logger): RequestHandler {
+export interface RequestLogOptions {
+  /** Paths of the health and readiness probes: at debug while they answer below 400, as any request otherwise. */
+  probePaths?: readonly string[];
+}
+
+export function requestLog(logger: Logger, { probePaths = [] }: RequestLogOptions = {}): RequestHandler {
+  const probes = new Set<string | undefined>(probePaths);
   return (req, res, next) => {
     if (isWarmUpRequest(req)) return next();
     const given = req.headers['x-request-id'];
@@ -21,7 +28,7 @@ export function requestLog(logger: Logger): RequestHandler {
       const status = res.statusCode;
       const finished = res.writableFinished;
       // A 5xx is a warning here: the error handler logs the cause of a 500 as an error.
-      const level = status >= 500 || !finished ? 'warn' : 'info';
+      const level = status >= 500 || !finished ? 'warn' : status < 400 && probes.has(path) ? 'debug' : 'info';
       const line = {
         req: { id, method: req.method, path },
         res: { status },

@@ -3,13 +3,18 @@
 // SIGTERM and started again: no request fails and every acknowledged PATCH is stored. Then the
 // limits hold across the instances, whichever answers: a key gets exactly its limit served, and so
 // does each client address its failed authentications (TRUST_PROXY reads HAProxy's X-Forwarded-For).
+// Stopped, or failing at start, it leaves no temporary folder behind.
 // Needs TEST_POSTGRES_URL, TEST_REDIS_URL and HAProxy; CI has all three and fails without them.
 import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECK_INTERVAL_MS, CHECK_RISE } from '../../deploy/haproxy-config.js';
 import type { components } from '../../generated/api.js';
+import { collectOutput } from '../../scripts/child-process.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { createDestination, createKey } from '../../server/provisioning/index.js';
 import { openStore } from '../../server/store/index.js';
@@ -32,15 +37,41 @@ interface Cluster {
   output: () => string;
   /** The pid of each instance, by name, as last started. */
   pids: Map<string, number>;
+  /** The cluster's temporary folders (one while it runs, none once it has stopped). */
+  folders(): string[];
+  /** SIGTERM to all its processes; resolves once every one has exited. */
   stop(): Promise<void>;
+  /** Removes the temporary directory the cluster was given. */
+  removeTmpdir(): void;
+}
+
+/** A temporary directory of the cluster's own (its TMPDIR), and the cluster's folders in it. */
+function clusterTmpdir() {
+  const dir = mkdtempSync(join(tmpdir(), 'cluster-test-'));
+  return {
+    TMPDIR: dir,
+    folders: () => readdirSync(dir).filter((name) => name.startsWith('cluster-')),
+    removeTmpdir: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** Whether a process of the group is still running. */
+function groupRunning(groupId: number): boolean {
+  try {
+    process.kill(-groupId, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Runs `npm run cluster -- --instances 3 --port <port>`, resolved once HAProxy answers. */
 async function startCluster(env: Record<string, string>): Promise<Cluster> {
   const port = randomInt(20_000, 40_000);
+  const { TMPDIR, folders, removeTmpdir } = clusterTmpdir();
   const child = spawn('npm', ['run', '-s', 'cluster', '--', '--instances', '3', '--port', String(port)], {
     cwd: projectRoot,
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...env, TMPDIR },
     detached: true,
   });
   let output = '';
@@ -64,11 +95,15 @@ async function startCluster(env: Record<string, string>): Promise<Cluster> {
     url: `http://127.0.0.1:${port}`,
     output: () => output,
     pids,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        process.kill(-(child.pid ?? 0), 'SIGTERM');
-      }),
+    folders,
+    removeTmpdir,
+    stop: async () => {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      process.kill(-(child.pid ?? 0), 'SIGTERM');
+      await exited;
+      // npm exits at once; the cluster's own process once its instances have drained.
+      await expect.poll(() => groupRunning(child.pid ?? 0), { timeout: 30_000 }).toBe(false);
+    },
   };
 }
 
@@ -179,6 +214,7 @@ describe.skipIf(missing.length > 0 && process.env.CI !== 'true')(
         await load;
         expect(failures).toEqual([]);
         expect(requests).toBeGreaterThan(200);
+        expect(cluster.folders()).toHaveLength(1);
         for (const { key, destinationId } of provisioned.loops) {
           const stored = await fetch(`${cluster.url}/api/v1/observability/destinations/${destinationId}`, {
             method: 'PATCH',
@@ -191,7 +227,25 @@ describe.skipIf(missing.length > 0 && process.env.CI !== 'true')(
       } finally {
         await cluster.stop();
       }
+      expect(cluster.folders()).toEqual([]);
+      cluster.removeTmpdir();
     }, 180_000);
+
+    it('stops, exit 1, and leaves no temporary folder when an instance cannot start', async () => {
+      const { TMPDIR, folders, removeTmpdir } = clusterTmpdir();
+      const port = String(randomInt(20_000, 40_000));
+      const child = spawn('npm', ['run', '-s', 'cluster', '--', '--instances', '2', '--port', port], {
+        cwd: projectRoot,
+        // Nothing listens on port 1: the first instance cannot open its database.
+        env: { ...process.env, ...env(), DATABASE_URL: 'postgres://postgres@127.0.0.1:1/api', TMPDIR },
+      });
+      const { code, stdout, stderr } = await collectOutput(child);
+      expect(code, stdout + stderr).toBe(1);
+      expect(stderr).toContain('cluster: app1 did not become ready');
+      expect(stdout).toContain('cluster: app1 pid ');
+      expect(folders()).toEqual([]);
+      removeTmpdir();
+    }, 60_000);
 
     it('serves a key exactly its limit, and each address exactly its failed authentications, across instances', async () => {
       const cluster = await startCluster({
@@ -222,6 +276,8 @@ describe.skipIf(missing.length > 0 && process.env.CI !== 'true')(
       } finally {
         await cluster.stop();
       }
+      expect(cluster.folders()).toEqual([]);
+      cluster.removeTmpdir();
     }, 120_000);
   },
 );

@@ -1,8 +1,11 @@
 // deploy/haproxy.cfg is what deploy/haproxy-config.ts writes for three instances, HAProxy takes it,
-// its drain delay outlasts its checks; npm run cluster refuses what it cannot run in one line.
+// its drain delay outlasts its checks; npm run cluster refuses what it cannot run in one line, gives
+// its instances the balancer's address for the URLs they print, and leaves no temporary folder.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   CHECK_FALL,
@@ -12,7 +15,7 @@ import {
   haproxyConfig,
   SHUTDOWN_DELAY_MS,
 } from '../../deploy/haproxy-config.js';
-import { checkEnvironment, parseClusterArgs } from '../../scripts/cluster.js';
+import { checkEnvironment, instanceEnvironment, parseClusterArgs } from '../../scripts/cluster.js';
 import { projectRoot } from '../support/process.js';
 
 const committed = join(projectRoot, 'deploy', 'haproxy.cfg');
@@ -66,6 +69,64 @@ describe('npm run cluster', () => {
     );
     expect(checkEnvironment({ ...all, REDIS_URL: '' })).toMatch(/^set REDIS_URL/);
     expect(checkEnvironment({ ...all, SECRETS_KEY: undefined })).toMatch(/^set SECRETS_KEY/);
+  });
+
+  it("gives each instance its own ports and the balancer's address as PUBLIC_URL, the base of the URLs it prints", () => {
+    const env = { DATABASE_URL: 'postgres://db/api', PORT: '9999' };
+    expect(instanceEnvironment(env, { host: '127.0.0.1', port: 3002 }, front)).toEqual({
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://db/api',
+      HOST: '127.0.0.1',
+      PORT: '3002',
+      METRICS_PORT: '3102',
+      PUBLIC_URL: 'http://127.0.0.1:3000',
+      TRUST_PROXY: 'loopback',
+      SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS),
+    });
+    // What the environment sets is kept: a cluster behind another proxy says so.
+    const given = { PUBLIC_URL: 'https://api.example.com', NODE_ENV: 'staging', TRUST_PROXY: '2' };
+    expect(instanceEnvironment(given, { host: '127.0.0.1', port: 3001 }, front)).toMatchObject(given);
+  });
+
+  describe('its temporary folder', () => {
+    const cluster = pathToFileURL(join(projectRoot, 'scripts', 'cluster.ts')).href;
+
+    /** The folder a process made with temporaryFolder, whether it was there, and whether it is left, once the process has ended as `ending` ends it. */
+    function folderAfter(ending: string) {
+      const tmp = mkdtempSync(join(tmpdir(), 'cluster-folder-test-'));
+      try {
+        const code = [
+          `import { existsSync, writeFileSync } from 'node:fs';`,
+          `import { join } from 'node:path';`,
+          `import { temporaryFolder } from ${JSON.stringify(cluster)};`,
+          `const folder = temporaryFolder('cluster-');`,
+          `writeFileSync(join(folder, 'haproxy.cfg'), '');`,
+          'console.log(JSON.stringify({ folder, made: existsSync(folder) }));',
+          ending,
+        ].join('\n');
+        const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+          cwd: projectRoot,
+          env: { ...process.env, TMPDIR: tmp },
+          encoding: 'utf8',
+        });
+        const { folder, made } = JSON.parse(run.stdout) as { folder: string; made: boolean };
+        return { status: run.status, inTmp: folder.startsWith(tmp), made, left: existsSync(folder) };
+      } finally {
+        rmSync(tmp, { recursive: true, force: true });
+      }
+    }
+
+    it.each([
+      ['the process ends by itself', '', 0],
+      ['it stops with an exit code (Ctrl-C, SIGTERM, an instance failing at start)', 'process.exit(1);', 1],
+      ['an error nobody caught ends it', "throw new Error('unexpected');", 1],
+    ])(
+      'is removed when %s',
+      (_when, ending, status) => {
+        expect(folderAfter(ending)).toEqual({ status, inTmp: true, made: true, left: false });
+      },
+      30_000,
+    );
   });
 
   it('says in one line, exit 2, what is wrong with its arguments', () => {

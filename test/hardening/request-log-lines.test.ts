@@ -1,5 +1,5 @@
 import express from 'express';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { requestLog } from '../../server/http/request-log.js';
 import { type Listening, listenOnLoopback } from '../support/listen.js';
@@ -12,19 +12,25 @@ interface LogLine {
   responseTime: number;
 }
 
+/** A probe of this test's app, answering the status it is asked for. */
+const PROBE = '/probe';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const lines: LogLine[] = [];
+let logger: Logger;
 let listening: Listening;
 let baseUrl = '';
 /** Run by the route /slow before it answers: how the test moves the clock while a request is served. */
 let whileServing = () => {};
 
 beforeAll(async () => {
-  const logger = pino({ base: undefined, timestamp: false }, { write: (line: string) => lines.push(JSON.parse(line)) });
+  logger = pino({ base: undefined, timestamp: false }, { write: (line: string) => lines.push(JSON.parse(line)) });
   const app = express();
-  app.use(requestLog(logger));
+  app.use(requestLog(logger, { probePaths: [PROBE] }));
   app.get('/status/:code', (req, res) => {
     res.status(Number(req.params.code)).json({});
+  });
+  app.get(PROBE, (req, res) => {
+    res.status(Number(req.query.status)).json({});
   });
   app.get('/slow', (_req, res) => {
     whileServing();
@@ -114,5 +120,35 @@ describe('request log lines', () => {
     whileServing = () => vi.advanceTimersByTime(42.4);
     const { line } = await logged('/slow');
     expect(line.responseTime).toBe(42);
+  });
+
+  describe('of a probe', () => {
+    afterEach(() => {
+      logger.level = 'info';
+    });
+
+    /** The lines a probe answering `status` left, once a request after it has left its own. */
+    async function linesOfProbe(status: number): Promise<LogLine[]> {
+      const before = lines.length;
+      await (await fetch(`${baseUrl}${PROBE}?status=${status}`)).arrayBuffer();
+      await logged('/status/200');
+      return lines.slice(before).filter((line) => line.req.path === PROBE);
+    }
+
+    it('leaves a successful probe out at info: a balancer checks every instance several times a second', async () => {
+      for (const status of [200, 204, 399]) expect(await linesOfProbe(status), String(status)).toEqual([]);
+    });
+
+    it('logs a successful probe at debug', async () => {
+      logger.level = 'debug';
+      expect(await linesOfProbe(200)).toEqual([expect.objectContaining({ level: 20, msg: 'GET 200' })]);
+    });
+
+    it('logs a failing probe as any request: a 503 at warn, a 404 at info', async () => {
+      expect(await linesOfProbe(503)).toEqual([
+        expect.objectContaining({ level: 40, msg: 'GET 503', req: expect.objectContaining({ path: PROBE }) }),
+      ]);
+      expect(await linesOfProbe(404)).toEqual([expect.objectContaining({ level: 30, msg: 'GET 404' })]);
+    });
   });
 });

@@ -1,9 +1,10 @@
 // What createApp puts around the operations: CORS only when origins are allowed, the readiness
-// answer while shutting down, no automatic ETags, how query strings are read, every failing
-// parameter named in one 400, and the docs' own headers kept to the docs.
+// answer while shutting down, the probes logged only when they fail, no automatic ETags, how query
+// strings are read, every failing parameter named in one 400, and the docs' own headers kept to
+// the docs.
 import { randomBytes } from 'node:crypto';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type AppDeps, createApp } from '../../server/app.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
@@ -100,6 +101,20 @@ describe('readiness', () => {
       // Liveness is another question: the process is still healthy.
       expect((await fetch(`${baseUrl}/healthz`)).status).toBe(200);
     });
+  });
+
+  it("logs the probes only when they fail: a balancer's checks do not bury the traffic", async () => {
+    const logged: { msg: string; req?: { path: string } }[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => logged.push(JSON.parse(line)) });
+    let shuttingDown = false;
+    await serve({ logger, shuttingDown: () => shuttingDown }, async (baseUrl) => {
+      for (const path of ['/healthz', '/readyz', '/openapi.json'])
+        await (await fetch(`${baseUrl}${path}`)).arrayBuffer();
+      shuttingDown = true;
+      await (await fetch(`${baseUrl}/readyz`)).arrayBuffer();
+      await vi.waitFor(() => expect(logged).toHaveLength(2));
+    });
+    expect(logged.map((line) => `${line.msg} ${line.req?.path}`)).toEqual(['GET 200 /openapi.json', 'GET 503 /readyz']);
   });
 });
 

@@ -45,6 +45,7 @@ const defaults: Config = {
   shutdownDelayMs: 5_000,
   validateResponses: true,
   metricsPort: undefined,
+  publicUrl: undefined,
 };
 
 const everyVariable = [
@@ -66,6 +67,7 @@ const everyVariable = [
   'AUTH_FAILURE_LIMIT',
   'TRUST_PROXY',
   'METRICS_PORT',
+  'PUBLIC_URL',
 ];
 
 describe('the configuration', () => {
@@ -98,6 +100,7 @@ describe('the configuration', () => {
         AUTH_FAILURE_LIMIT: '7',
         TRUST_PROXY: 'loopback',
         METRICS_PORT: '9464',
+        PUBLIC_URL: 'https://api.example.com',
       }),
     ).toEqual({
       databaseUrl: 'postgres://api@db.internal:5433/api',
@@ -117,6 +120,7 @@ describe('the configuration', () => {
       shutdownDelayMs: 0,
       validateResponses: false,
       metricsPort: 9464,
+      publicUrl: 'https://api.example.com',
     });
   });
 
@@ -163,6 +167,30 @@ describe('METRICS_PORT', () => {
       "METRICS_PORT must differ from PORT (3000): the metrics are never served on the API's port",
     );
     expect(configErrorOf({ METRICS_PORT: '8080', PORT: '8080' })).toMatch(/^METRICS_PORT must differ from PORT/);
+  });
+});
+
+describe('PUBLIC_URL', () => {
+  it.each([
+    ['http://127.0.0.1:3000', 'http://127.0.0.1:3000'],
+    ['https://api.example.com/', 'https://api.example.com'],
+    ['https://API.example.com:443', 'https://api.example.com'],
+    ['https://example.com/keys-api//', 'https://example.com/keys-api'],
+  ])('takes %s as %s', (value, taken) => {
+    expect(configOf({ PUBLIC_URL: value }).publicUrl).toBe(taken);
+  });
+
+  it.each([
+    'api.example.com',
+    '/api',
+    'ftp://api.example.com',
+    'https://user:secret@api.example.com',
+    'https://api.example.com/?x=1',
+    'https://api.example.com/#docs',
+  ])('refuses %s', (value) => {
+    expect(configErrorOf({ PUBLIC_URL: value })).toBe(
+      `PUBLIC_URL must be an http:// or https:// URL without credentials, query or fragment (e.g. https://api.example.com), got ${JSON.stringify(value)}`,
+    );
   });
 });
 

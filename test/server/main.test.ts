@@ -17,6 +17,7 @@ import { promisify } from 'node:util';
 import yaml from 'js-yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { collectOutput } from '../../scripts/child-process.js';
+import { apiBasePaths } from '../../server/spec.js';
 import {
   type Finished,
   projectRoot,
@@ -80,6 +81,27 @@ describe('npm start', () => {
     const secondOutput = await waitForOutput(again, /already has data/);
     expect(secondOutput).not.toContain('management key:');
     expect(await stop(again)).toBe(0);
+  });
+
+  it('prints the curl lines at PUBLIC_URL, where clients reach it through a balancer or a proxy', async () => {
+    const publicUrl = 'https://api.example.com/keys-api';
+    const child = spawnEntry('dist/server/main.js', [], {
+      DATABASE_URL: 'sqlite::memory:',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      PUBLIC_URL: `${publicUrl}/`,
+    });
+    try {
+      const output = await waitForOutput(child, /curl [^\n]+presets\/[^\n]+versions[^\n]*\n/);
+      const urls = output
+        .split('\n')
+        .filter((line) => line.trim().startsWith('curl '))
+        .map((line) => line.trim().split(' ').at(-1)?.replace(/^'/, ''));
+      expect(urls).toHaveLength(3);
+      for (const url of urls) expect(url?.startsWith(`${publicUrl}${apiBasePaths(spec)[0]}/`), url).toBe(true);
+    } finally {
+      expect(await stop(child)).toBe(0);
+    }
   });
 
   it('shows the demo keys on the next start when a start could not listen: nothing shown once is lost', async () => {
@@ -274,6 +296,7 @@ describe('npm start, for errors a user can cause', () => {
     ['SHUTDOWN_DELAY_MS', 'x'],
     ['SECRETS_KEY_PREVIOUS', 'short'],
     ['METRICS_PORT', 'ninety'],
+    ['PUBLIC_URL', 'api.example.com'],
   ];
   it.each(
     BAD_VALUES.flatMap(([name, value]) => [
