@@ -6,7 +6,7 @@ import { ApiError } from './errors.js';
 import { createRetryingFetch, type RetryOptions } from './retrying-fetch.js';
 
 export type { components, operations, paths } from '../generated/api.js';
-export { ApiError, type ErrorMetadata } from './errors.js';
+export { ApiError, type ErrorMetadata, type ErrorRequest } from './errors.js';
 export { type RetryOptions, retryAfterMs } from './retrying-fetch.js';
 
 export type ApiKey = components['schemas']['ApiKey'];
@@ -56,23 +56,31 @@ export interface ApiClient {
   presetVersions(slug: string, options?: { pageSize?: number }): AsyncIterableIterator<PresetVersion>;
 }
 
-function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T {
-  if (!result.response.ok || result.data === undefined) throw ApiError.from(result.response, result.error);
-  return result.data;
-}
-
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  const retryingFetch = createRetryingFetch(baseFetch, {
+    ...(options.retry && { retry: options.retry }),
+    // Stryker disable next-line ConditionalExpression: always spreading gives `timeoutMs: undefined` when no timeout is set, and createRetryingFetch treats an undefined timeoutMs exactly as an absent one.
+    ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+  });
+  // openapi-fetch answers the response without the request it built: an ApiError names both.
+  const requestOf = new WeakMap<Response, Request>();
   const raw = createClient<paths>({
     baseUrl: options.baseUrl,
-    fetch: createRetryingFetch(baseFetch, {
-      ...(options.retry && { retry: options.retry }),
-      // Stryker disable next-line ConditionalExpression: always spreading gives `timeoutMs: undefined` when no timeout is set, and createRetryingFetch treats an undefined timeoutMs exactly as an absent one.
-      ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
-    }),
+    fetch: async (request) => {
+      const response = await retryingFetch(request);
+      requestOf.set(response, request);
+      return response;
+    },
     // Base headers rather than a middleware: no pass over every request.
     headers: { ...options.headers, Authorization: `Bearer ${options.apiKey}` },
   });
+
+  function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T {
+    if (!result.response.ok || result.data === undefined)
+      throw ApiError.from(result.response, result.error, requestOf.get(result.response));
+    return result.data;
+  }
 
   const client: ApiClient = {
     raw,

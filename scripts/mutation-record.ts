@@ -1,7 +1,7 @@
 // The whole mutation run on record: Stryker's complete results (mutation/incremental.json, from
 // which the next `npm run test:mutation` resumes) and what the results alone do not say
-// (mutation/record.json: the commit, the date, the wall time). The README's status is a block
-// written from both, and a test checks that it still is.
+// (mutation/record.json: the commit, the date, the wall time). The status in
+// notes/mutation-testing.md is a block written from both, and a test checks that it still is.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +12,8 @@ import type { ScoreSummary } from './mutation-score.js';
 export const RECORD_DIR = join(projectRoot, 'mutation');
 export const RECORDED_RESULTS = join(RECORD_DIR, 'incremental.json');
 export const RECORD_FILE = join(RECORD_DIR, 'record.json');
-export const README = join(projectRoot, 'README.md');
+/** The page of mutation testing, which holds the status block. */
+export const STATUS_PAGE = join(projectRoot, 'notes', 'mutation-testing.md');
 
 export interface RunRecord {
   /** The commit the run started from. */
@@ -104,14 +105,14 @@ export function mutantCount(results: MutationTestResult): number {
   return Object.values(results.files).reduce((sum, file) => sum + file.mutants.length, 0);
 }
 
-export const README_START = '<!-- mutation-record: written by npm run test:mutation, checked by npm test -->';
-export const README_END = '<!-- /mutation-record -->';
+export const STATUS_START = '<!-- mutation-record: written by npm run test:mutation, checked by npm test -->';
+export const STATUS_END = '<!-- /mutation-record -->';
 
-/** The README's status: the recorded run, its scores per folder and against each target. */
-export function readmeBlock(record: RunRecord, summary: ScoreSummary, mutants: number): string {
+/** The status block: the recorded run, its scores per folder and against each target. */
+export function statusBlock(record: RunRecord, summary: ScoreSummary, mutants: number): string {
   const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
   return [
-    README_START,
+    STATUS_START,
     `The whole run on record: ${describeRecord(record, mutants)}.`,
     '',
     row(['folder', 'killed', 'survived', 'no coverage', 'equivalent (ignored)', 'score']),
@@ -127,14 +128,15 @@ export function readmeBlock(record: RunRecord, summary: ScoreSummary, mutants: n
     ),
     '',
     `${summary.survivors.length} survivor(s), and ${summary.ignored.length} equivalent mutant(s) marked with their reasons: \`npm run -s mutation:score -- --recorded\` lists them all.`,
-    README_END,
+    STATUS_END,
   ].join('\n');
 }
 
-/** The README with its block replaced; throws when the README has no block to replace. */
-export function withReadmeBlock(readme: string, block: string): string {
-  const start = readme.indexOf(README_START);
-  const end = readme.indexOf(README_END);
-  if (start < 0 || end < start) throw new Error(`README.md has no ${README_START} ... ${README_END} block`);
-  return `${readme.slice(0, start)}${block}${readme.slice(end + README_END.length)}`;
+/** The page with its block replaced; throws when the page has no block to replace. */
+export function withStatusBlock(page: string, block: string): string {
+  const start = page.indexOf(STATUS_START);
+  const end = page.indexOf(STATUS_END);
+  if (start < 0 || end < start)
+    throw new Error(`notes/mutation-testing.md has no ${STATUS_START} ... ${STATUS_END} block`);
+  return `${page.slice(0, start)}${block}${page.slice(end + STATUS_END.length)}`;
 }

@@ -1,7 +1,8 @@
 // npm run test:mutation [-- <Stryker options>]: the whole mutation run, resumed from the committed
 // record where the code and its tests have not changed (mutation/incremental.json, Stryker's
 // incremental file). A run that finishes writes the record (mutation/record.json: commit, date, wall
-// time) and the README's status block, then prints the score; commit mutation/ and README.md with it.
+// time) and the status block of notes/mutation-testing.md, then prints the score; commit mutation/
+// and that page with it.
 // Exit codes: Stryker's when it fails, else 0 when every target is met and 1 when one is missed.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,13 +14,13 @@ import { projectRoot } from '../server/project-root.js';
 import {
   currentCommit,
   mutantCount,
-  README,
   RECORD_FILE,
   RECORDED_RESULTS,
   type RunRecord,
-  readmeBlock,
+  STATUS_PAGE,
+  statusBlock,
   uncommittedFiles,
-  withReadmeBlock,
+  withStatusBlock,
   writeRecord,
 } from './mutation-record.js';
 import { printScore, REPORT_PATH, summarize } from './mutation-score.js';
@@ -62,9 +63,11 @@ async function main(args: string[]): Promise<number> {
   };
   writeRecord(record);
   const results = JSON.parse(readFileSync(RECORDED_RESULTS, 'utf8')) as MutationTestResult;
-  const block = readmeBlock(record, summarize(results), mutantCount(results));
-  writeFileSync(README, withReadmeBlock(readFileSync(README, 'utf8'), block));
-  console.log('test:mutation: the record (mutation/) and the README status are written; commit them.');
+  const block = statusBlock(record, summarize(results), mutantCount(results));
+  writeFileSync(STATUS_PAGE, withStatusBlock(readFileSync(STATUS_PAGE, 'utf8'), block));
+  console.log(
+    'test:mutation: the record (mutation/) and the status in notes/mutation-testing.md are written; commit them.',
+  );
   return printScore(REPORT_PATH);
 }
 

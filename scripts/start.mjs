@@ -1,6 +1,6 @@
 // npm start: compiles the server and builds the docs where their sources changed, then runs the
 // compiled server in this same process: one node start rather than three, a third of a second
-// on a small machine. Production runs dist/server/main.js itself (README, "Stopping it").
+// on a small machine. Production runs dist/server/main.js itself (README, "Stopping").
 import { buildServer } from './build-server.mjs';
 
 if (!(await buildServer())) process.exit(1);

@@ -1,5 +1,6 @@
 // The client's helpers against a scripted fetch: the ApiError each non-2xx answer becomes, with or
 // without the error envelope, the ETag an update must answer with, and how pages are walked.
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ApiError, createApiClient } from '../../client/index.js';
 
@@ -29,12 +30,12 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 
 function fields(error: unknown) {
   expect(error).toBeInstanceOf(ApiError);
-  const { name, status, code, message, metadata } = error as ApiError;
-  return { name, status, code, message, metadata };
+  const { name, status, code, serverMessage, metadata } = error as ApiError;
+  return { name, status, code, serverMessage, metadata };
 }
 
 describe('ApiError', () => {
-  it('carries the status, code, message and metadata of the error envelope', async () => {
+  it('carries the status, code, message and metadata of the error envelope, the message as serverMessage', async () => {
     const metadata = { errors: [{ path: '/body/sampling_rate', message: 'must be <= 1' }] };
     const { client } = clientAnswering(
       () =>
@@ -45,9 +46,15 @@ describe('ApiError', () => {
         }),
     );
     const error = await rejection(client.listPresetVersions('support-agent'));
-    expect(fields(error)).toEqual({ name: 'ApiError', status: 400, code: 400, message: 'Invalid request.', metadata });
+    expect(fields(error)).toEqual({
+      name: 'ApiError',
+      status: 400,
+      code: 400,
+      serverMessage: 'Invalid request.',
+      metadata,
+    });
     expect(error).toBeInstanceOf(Error);
-    expect(String(error)).toBe('ApiError: Invalid request.');
+    expect(String(error)).toBe(`ApiError: 400 GET ${BASE_URL}/presets/support-agent/versions: Invalid request.`);
   });
 
   it('has null metadata when the envelope has none', async () => {
@@ -62,7 +69,7 @@ describe('ApiError', () => {
       name: 'ApiError',
       status: 404,
       code: 404,
-      message: 'Preset not found.',
+      serverMessage: 'Preset not found.',
       metadata: null,
     });
   });
@@ -87,7 +94,7 @@ describe('ApiError', () => {
         name: 'ApiError',
         status: 502,
         code: 502,
-        message: 'Bad Gateway',
+        serverMessage: 'Bad Gateway',
         metadata: null,
       });
     });
@@ -98,14 +105,64 @@ describe('ApiError', () => {
       () => new Response('<html>Bad Gateway</html>', { status: 502, statusText: 'Bad Gateway' }),
     );
     const error = await rejection(client.getKey('abc'));
-    expect(fields(error)).toEqual({ name: 'ApiError', status: 502, code: 502, message: 'Bad Gateway', metadata: null });
+    expect(fields(error)).toEqual({
+      name: 'ApiError',
+      status: 502,
+      code: 502,
+      serverMessage: 'Bad Gateway',
+      metadata: null,
+    });
   });
 
   it('says "HTTP <status>" when the answer has neither an envelope nor a reason phrase', async () => {
     const { client } = clientAnswering(() => new Response('upstream down', { status: 504 }));
     const error = await rejection(client.getKey('abc'));
-    expect(fields(error)).toEqual({ name: 'ApiError', status: 504, code: 504, message: 'HTTP 504', metadata: null });
+    expect(fields(error)).toEqual({
+      name: 'ApiError',
+      status: 504,
+      code: 504,
+      serverMessage: 'HTTP 504',
+      metadata: null,
+    });
     expect((error as ApiError).response.status).toBe(504);
+  });
+});
+
+describe('ApiError, as it prints', () => {
+  const envelope = { error: { code: 412, message: 'The destination has changed since it was read.' } };
+  const { client } = clientAnswering(
+    () =>
+      new Response(JSON.stringify(envelope), {
+        status: 412,
+        headers: { 'content-type': 'application/json', 'x-request-id': 'req-42' },
+      }),
+  );
+
+  it('says in one line the status, method, URL and request id of the answer, then the server’s message', async () => {
+    const error = (await rejection(
+      client.updateObservabilityDestination('dest_1', { privacy_mode: true }, { ifMatch: '"v1"' }),
+    )) as ApiError;
+    const url = `${BASE_URL}/observability/destinations/dest_1`;
+    expect(error.message).toBe(`412 PATCH ${url} (request id req-42): ${envelope.error.message}`);
+    expect({ method: error.method, url: error.url, requestId: error.requestId }).toEqual({
+      method: 'PATCH',
+      url,
+      requestId: 'req-42',
+    });
+  });
+
+  it('prints as its stack alone, the one line first: none of its fields, no Response', async () => {
+    const error = (await rejection(client.getKey('abc'))) as ApiError;
+    expect(inspect(error)).toBe(error.stack);
+    expect(error.stack?.split('\n')[0]).toBe(
+      `ApiError: 412 GET ${BASE_URL}/keys/abc (request id req-42): ${envelope.error.message}`,
+    );
+    expect(error.response.status).toBe(412);
+  });
+
+  it('names what it knows when built without the request', () => {
+    const error = new ApiError(503, 503, 'Busy.', null, new Response(null, { status: 503 }));
+    expect([error.message, error.method, error.url, error.requestId]).toEqual(['503: Busy.', null, null, null]);
   });
 });
 
@@ -113,7 +170,13 @@ describe('a 2xx answer without the data promised', () => {
   it('rejects with an ApiError when the answer has no body', async () => {
     const { client } = clientAnswering(() => new Response(null, { status: 204 }));
     const error = await rejection(client.getKey('abc'));
-    expect(fields(error)).toEqual({ name: 'ApiError', status: 204, code: 204, message: 'HTTP 204', metadata: null });
+    expect(fields(error)).toEqual({
+      name: 'ApiError',
+      status: 204,
+      code: 204,
+      serverMessage: 'HTTP 204',
+      metadata: null,
+    });
   });
 });
 

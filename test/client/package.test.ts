@@ -2,27 +2,42 @@
 // --ignore-scripts into an empty project with a fresh node_modules, compiled against with strict
 // TypeScript, and run against the real server, README examples included.
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { codeSamples } from '../../scripts/code-samples.js';
 import { type DemoSeed, seedDemo } from '../../server/provisioning/demo.js';
 import { specOperations } from '../../server/spec.js';
 import { projectRoot } from '../support/process.js';
 import { destinationTypes, startTestServer, type TestServer } from '../support/server.js';
 import { spec } from '../support/spec.js';
-import { clientReadmeBlocks } from './readme-blocks.js';
+import { clientReadmeBlocks, clientSetupSteps, type SetupStep } from './readme-blocks.js';
 
 const exec = promisify(execFile);
 const npm = (args: string[], cwd: string) =>
   exec('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, maxBuffer: 16 * 1024 * 1024 });
 const tsc = join(projectRoot, 'node_modules', 'typescript', 'bin', 'tsc');
+/** The step of client/README.md that packs the client; the test puts the tarball aside, not in the clone. */
+const PACK = ['pack', '--workspace', 'client'];
+/** Where client/README.md says the tarball is; the test's is elsewhere. */
+const TARBALL_FOLDER = '/path/to/';
 const clientPackage = JSON.parse(readFileSync(join(projectRoot, 'client', 'package.json'), 'utf8')) as {
   name: string;
   version: string;
   dependencies: Record<string, string>;
+  publishConfig?: { access?: string };
 };
 const typesNodeVersion = (
   JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }
@@ -68,10 +83,30 @@ function dependencyClosure(name: string, seen = new Set<string>()): Set<string> 
   return seen;
 }
 
+/** The project's steps of client/README.md's setup, in order, in `project`; resolves to what they print. */
+async function followProjectSteps(steps: SetupStep[], project: string, env: NodeJS.ProcessEnv): Promise<string> {
+  let output = '';
+  for (const step of steps) {
+    if (step.kind === 'file') {
+      mkdirSync(dirname(join(project, step.path)), { recursive: true });
+      writeFileSync(join(project, step.path), step.contents);
+    } else if (step.kind === 'project') {
+      const script = step.commands.replaceAll(TARBALL_FOLDER, `${dirname(tarball)}/`);
+      const run = exec('sh', ['-e', '-c', script], { cwd: project, env, maxBuffer: 16 * 1024 * 1024 });
+      // tsc says its errors on stdout: the test fails with them.
+      const { stdout } = await run.catch((failure: { stdout: string; stderr: string }) => {
+        throw new Error(`client/README.md's step failed:\n${script}\n${failure.stdout}${failure.stderr}`);
+      });
+      output += stdout;
+    }
+  }
+  return output;
+}
+
 beforeAll(async () => {
   const packed = mkdtempSync(join(tmpdir(), 'client-pack-'));
   // `prepack` builds the package first.
-  const { stdout } = await npm(['pack', '--workspace', 'client', '--pack-destination', packed, '--json'], projectRoot);
+  const { stdout } = await npm([...PACK, '--pack-destination', packed, '--json'], projectRoot);
   // Lifecycle scripts may print before the JSON report.
   tarball = join(packed, (JSON.parse(stdout.slice(stdout.indexOf('['))) as { filename: string }[])[0]?.filename ?? '');
   consumer = mkdtempSync(join(tmpdir(), 'client-consumer-'));
@@ -123,6 +158,65 @@ describe(`the client package, ${clientPackage.name}`, () => {
     expect(result.output).toContain("'samplingRate' does not exist");
     expect(result.output).toContain("Type 'string' is not assignable to type 'number'");
     expect(result.output).toContain("Property 'usage_total' does not exist");
+  }, 60_000);
+
+  it('sets up a project exactly as client/README.md says, which compiles with strict TypeScript and runs', async () => {
+    const steps = clientSetupSteps();
+    // The repository's steps are the ones beforeAll took: the tests run in an installed clone.
+    const repositoryCommands = steps.flatMap((step) => (step.kind === 'repository' ? step.commands.split('\n') : []));
+    expect(repositoryCommands.filter((command) => command !== '' && command !== 'npm ci')).toEqual([
+      `npm ${PACK.join(' ')}`,
+    ]);
+    const project = mkdtempSync(join(tmpdir(), 'client-readme-project-'));
+    onTestFinished(() => rmSync(project, { recursive: true, force: true }));
+    const env = {
+      ...process.env,
+      // The consumer's npm as the tests' own: from the npm cache first, quiet.
+      npm_config_prefer_offline: 'true',
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+      npm_config_update_notifier: 'false',
+      npm_config_loglevel: 'error',
+      API_URL: `${server.baseUrl}/api/v1`,
+      API_KEY: demo.management_key,
+      KEY_HASH: demo.key_hash,
+    };
+    const output = await followProjectSteps(steps, project, env);
+    expect(steps.some((step) => step.kind === 'project' && step.commands.includes(TARBALL_FOLDER))).toBe(true);
+    const { stdout: config } = await exec('npx', ['tsc', '--showConfig'], { cwd: project, env });
+    expect((JSON.parse(config) as { compilerOptions: { strict?: boolean } }).compilerOptions.strict).toBe(true);
+    expect(output).toMatch(/^Demo backend: [\d.]+ used this month$/m);
+  }, 240_000);
+
+  it('prints an uncaught ApiError as one line, status, method, URL and request id, then its stack: no Response', async () => {
+    copyFileSync(
+      join(projectRoot, 'test/client/consumer/uncaught-api-error.ts'),
+      join(consumer, 'uncaught-api-error.ts'),
+    );
+    expect((await compile(['uncaught-api-error.ts'], 'out')).output).toBe('');
+    // A base URL without its /api/v1.
+    const env = { ...process.env, API_URL: server.baseUrl, API_KEY: demo.management_key, KEY_HASH: demo.key_hash };
+    const run = await exec(process.execPath, ['out/uncaught-api-error.js'], { cwd: consumer, env }).then(
+      () => ({ code: 0, stderr: '' }),
+      (failure: { code: number; stderr: string }) => failure,
+    );
+    expect(run.code).toBe(1);
+    const requestId = server.logs
+      .map((entry) => entry.req as { id: string; path: string } | undefined)
+      .find((req) => req?.path === `/keys/${demo.key_hash}`)?.id;
+    expect(requestId).toBeDefined();
+    // Node prints the line that threw, then the error: its one line, its stack, and Node's version.
+    const [line, ...rest] = run.stderr
+      .slice(run.stderr.indexOf('\nApiError: ') + 1)
+      .trimEnd()
+      .split('\n');
+    const prefix = `ApiError: 404 GET ${server.baseUrl}/keys/${demo.key_hash} (request id ${requestId}): `;
+    expect(line?.slice(0, prefix.length)).toBe(prefix);
+    expect(line?.length).toBeGreaterThan(prefix.length);
+    expect(rest.slice(-2)).toEqual(['', `Node.js ${process.version}`]);
+    const stack = rest.slice(0, -2);
+    expect(stack.length).toBeGreaterThan(0);
+    expect(stack.filter((frame) => !/^ {4}at /.test(frame))).toEqual([]);
   }, 60_000);
 
   it('runs the README examples as written against the real server: a key, pages of versions, the ETag / If-Match / 412 flow', async () => {
@@ -218,6 +312,13 @@ describe(`the client package, ${clientPackage.name}`, () => {
       ),
     ).toBe(true);
   }, 60_000);
+
+  it('asks for no public access, as its README says it is not on the public registry but packed', () => {
+    expect(clientPackage.publishConfig?.access).not.toBe('public');
+    expect(readFileSync(join(projectRoot, 'client', 'README.md'), 'utf8')).toContain(
+      'The package is not on the public npm registry: it is distributed as the tarball that `npm pack`',
+    );
+  });
 
   it('follows the major version of the contract', () => {
     const contractVersion = /^\s+version: (\d+)\./m.exec(readFileSync(join(projectRoot, 'openapi.yaml'), 'utf8'))?.[1];

@@ -74,6 +74,6 @@ describe('client against the Prism mock: every documented error status', () => {
     const error = await calls[operationId as keyof operations]().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status, code: status });
-    expect((error as ApiError).message.length).toBeGreaterThan(0);
+    expect((error as ApiError).serverMessage.length).toBeGreaterThan(0);
   });
 });

@@ -157,9 +157,9 @@ describe('when the client gives up', () => {
     const result = outcome();
     expect(result).toEqual({ error: expect.any(ApiError) });
     const error = (result as { error: ApiError }).error;
-    expect({ status: error.status, message: error.message }).toEqual({
+    expect({ status: error.status, serverMessage: error.serverMessage }).toEqual({
       status: 429,
-      message: 'Too many requests; retry later.',
+      serverMessage: 'Too many requests; retry later.',
     });
     expect(error.response.headers.get('retry-after')).toBe('3');
     expect(sent).toHaveLength(1);

@@ -171,7 +171,7 @@ describe('client against the real server', () => {
     faults.failNext = true;
     expect(await apiError(client().listPresetVersions('support-agent'))).toMatchObject({
       status: 500,
-      message: 'Internal server error.',
+      serverMessage: 'Internal server error.',
     });
     server.logs.length = 0;
 
@@ -179,6 +179,36 @@ describe('client against the real server', () => {
     const unavailable = await apiError(client().listPresetVersions('support-agent'));
     expect(unavailable).toMatchObject({ status: 503 });
     expect(unavailable.response.headers.get('retry-after')).toBe('1');
+  });
+
+  it('names the status, method, URL and request id in the message of an ApiError: a base URL without /api/v1', async () => {
+    const wrongBase = client({ baseUrl: server.baseUrl });
+    const error = await apiError(wrongBase.getKey(workspace.standardKeyHash));
+    const url = `${server.baseUrl}/keys/${workspace.standardKeyHash}`;
+    const requestId = error.response.headers.get('x-request-id');
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(error.message).toBe(`404 GET ${url} (request id ${requestId}): ${error.serverMessage}`);
+    expect(error.serverMessage).not.toBe('');
+    // The id the server logged the request under.
+    expect(server.logs.filter((entry) => (entry.req as { id?: string } | undefined)?.id === requestId)).toHaveLength(1);
+  });
+
+  it('names the request id a caller sent, as the server echoes it', async () => {
+    const traced = client({ headers: { 'X-Request-Id': 'support-ticket-42' } });
+    const error = await apiError(traced.listPresetVersions('no-such-preset'));
+    expect(error.message).toBe(
+      `404 GET ${target.baseUrl}/presets/no-such-preset/versions (request id support-ticket-42): ${error.serverMessage}`,
+    );
+    expect(error.requestId).toBe('support-ticket-42');
+  });
+
+  it('builds from a raw answer the URL it was fetched from, the method unknown', async () => {
+    const { error, response } = await client().raw.GET('/keys/{hash}', { params: { path: { hash: '0'.repeat(64) } } });
+    const built = ApiError.from(response, error);
+    expect(built.message).toBe(
+      `404 ${target.baseUrl}/keys/${'0'.repeat(64)} (request id ${built.requestId}): ${built.serverMessage}`,
+    );
+    expect(built.requestId).toBe(response.headers.get('x-request-id'));
   });
 
   it('iterates over every version of a preset, a page at a time, lazily', async () => {

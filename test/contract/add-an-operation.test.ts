@@ -1,10 +1,19 @@
-// The README's steps to add an operation ("Editing the contract"), walked on a copy of the project:
+// The steps to add an operation (CONTRIBUTING.md, "Editing the contract"), walked on a copy of the project:
 // a GET of one destination in openapi.yaml, `npm run generate`, one handler module and its line in
 // the handler table. Then everything outside test/ typechecks; the type checker names the test
 // tables that take a line for it (three at most, each about the new operation); the tests that read
 // the contract cover it already; and the contract coverage names what its tests still lack.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,8 +80,13 @@ const run = (args: string[]) =>
 
 beforeAll(() => {
   copy = mkdtempSync(join(tmpdir(), 'add-an-operation-'));
-  const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: projectRoot, encoding: 'utf8' }).split('\0');
-  for (const file of tracked.filter(Boolean)) {
+  // The project as the working tree has it: the files git tracks or would track, uncommitted changes
+  // included; a file deleted but not yet committed is listed and absent, and left out.
+  const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: projectRoot,
+    encoding: 'utf8',
+  }).split('\0');
+  for (const file of listed.filter((path) => path && existsSync(join(projectRoot, path)))) {
     mkdirSync(dirname(inCopy(file)), { recursive: true });
     copyFileSync(join(projectRoot, file), inCopy(file));
   }
@@ -104,7 +118,7 @@ beforeAll(() => {
 }, 60_000);
 afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
-describe('adding an operation as the README says', () => {
+describe('adding an operation as CONTRIBUTING.md says', () => {
   it('typechecks outside test/, and names at most three test tables, each about the new operation', () => {
     const checked = run(['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tsconfig.json']);
     const errors = checked.stdout.split('\n').filter((line) => /^\S.*\(\d+,\d+\): error/.test(line));

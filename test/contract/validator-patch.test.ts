@@ -1,10 +1,10 @@
 // express-openapi-validator 5.6.2, patched at install from patches/ (drop each patch once a release
-// includes its fix; README, "Patched dependencies"):
+// includes its fix; notes/patched-dependencies.md):
 // 1. it compiles a path-to-regexp matcher for every route it scans, on every request: the
 //    route-matcher cache of upstream pull request #1217;
 // 2. its request and response validators are cached by the request's Content-Type with every
 //    parameter in it, so a client that varies a parameter makes it build and keep new validators
-//    on every request: keyed on the spec's media type instead (patches/README.md has the report).
+//    on every request: keyed on the spec's media type instead (the report is beside the patch).
 // Each test counts what the patched copy does and what the released copy, kept unpatched for the
 // benchmark, does, so that it shows the fix and that it counts the right thing.
 import { once } from 'node:events';

@@ -1,5 +1,5 @@
-// The whole mutation run on record (mutation/): the README's status is written from it and still
-// says what it says, the run meets the targets, and mutation:score --recorded prints it.
+// The whole mutation run on record (mutation/): the status in notes/mutation-testing.md is written
+// from it and still says what it says, the run meets the targets, and mutation:score --recorded prints it.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,13 +7,13 @@ import { describe, expect, it } from 'vitest';
 import {
   describeRecord,
   mutantCount,
-  README,
-  README_END,
-  README_START,
   type RunRecord,
-  readmeBlock,
   readRecorded,
-  withReadmeBlock,
+  STATUS_END,
+  STATUS_PAGE,
+  STATUS_START,
+  statusBlock,
+  withStatusBlock,
 } from '../../scripts/mutation-record.js';
 import { summarize } from '../../scripts/mutation-score.js';
 import { projectRoot } from '../../server/project-root.js';
@@ -35,12 +35,12 @@ const record: RunRecord = {
 };
 
 describe('the record of the whole run', () => {
-  it('is what the README says: its block is the one written from mutation/', () => {
+  it('is what notes/mutation-testing.md says: its block is the one written from mutation/', () => {
     const { record: recorded, results } = readRecorded();
-    const block = readmeBlock(recorded, summarize(results), mutantCount(results));
-    const readme = readFileSync(README, 'utf8');
-    expect(readme).toContain(block);
-    expect(withReadmeBlock(readme, block)).toBe(readme);
+    const block = statusBlock(recorded, summarize(results), mutantCount(results));
+    const page = readFileSync(STATUS_PAGE, 'utf8');
+    expect(page).toContain(block);
+    expect(withStatusBlock(page, block)).toBe(page);
   });
 
   it('meets every target', () => {
@@ -94,11 +94,11 @@ describe('the words of a record', () => {
     );
   });
 
-  it('replace the README block only, and fail without one', () => {
-    const readme = `# Title\n\nbefore\n${README_START}\nold\n${README_END}\nafter\n`;
-    expect(withReadmeBlock(readme, `${README_START}\nnew\n${README_END}`)).toBe(
-      `# Title\n\nbefore\n${README_START}\nnew\n${README_END}\nafter\n`,
+  it('replace the status block only, and fail without one', () => {
+    const page = `# Title\n\nbefore\n${STATUS_START}\nold\n${STATUS_END}\nafter\n`;
+    expect(withStatusBlock(page, `${STATUS_START}\nnew\n${STATUS_END}`)).toBe(
+      `# Title\n\nbefore\n${STATUS_START}\nnew\n${STATUS_END}\nafter\n`,
     );
-    expect(() => withReadmeBlock('# Title\n', 'x')).toThrow(/README.md has no/);
+    expect(() => withStatusBlock('# Title\n', 'x')).toThrow(/notes\/mutation-testing\.md has no/);
   });
 });
