@@ -13,6 +13,7 @@ const postgresSuites = [
   'test/server/destinations.test.ts',
   'test/server/presets.test.ts',
   'test/server/errors.test.ts',
+  'test/server/unstorable-text.test.ts',
   'test/client/server.test.ts',
   'test/conformance/properties.test.ts',
   'test/conformance/independent-rules.test.ts',

@@ -1,6 +1,8 @@
 // The HAProxy configuration of a deployment: one address in front, the instances behind it, each
-// checked on GET /readyz. deploy/haproxy.cfg is this for three instances on loopback (a test keeps
-// them equal); `npm run cluster` writes the same for the instances it starts.
+// checked on GET /readyz, and at most so many connections at once per client address.
+// deploy/haproxy.cfg is this for three instances on loopback (a test keeps them equal);
+// `npm run cluster` writes the same for the instances it starts.
+import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS } from '../server/config.js';
 
 /** How often HAProxy checks an instance, and after how many failed checks it stops sending to it. */
 export const CHECK_INTERVAL_MS = 300;
@@ -25,9 +27,16 @@ export interface HaproxyOptions {
   instances: Address[];
   /** Name the instance that answered in X-Served-By (for local clusters and tests, not the internet). */
   servedBy?: boolean;
+  /** Connections at once per client address: the instances' MAX_CONNECTIONS_PER_ADDRESS by default. */
+  maxConnectionsPerAddress?: number;
 }
 
-export function haproxyConfig({ front, instances, servedBy = false }: HaproxyOptions): string {
+export function haproxyConfig({
+  front,
+  instances,
+  servedBy = false,
+  maxConnectionsPerAddress = DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+}: HaproxyOptions): string {
   return `${[
     '# HAProxy in front of the API instances. Written by deploy/haproxy-config.ts (npm run cluster',
     '# writes the same for the instances it starts); README, "Running in production".',
@@ -58,6 +67,12 @@ export function haproxyConfig({ front, instances, servedBy = false }: HaproxyOpt
     '',
     'frontend api',
     `  bind ${front.host}:${front.port}`,
+    `  # At most ${maxConnectionsPerAddress} connections at once per client address, closed before anything is read, as`,
+    '  # MAX_CONNECTIONS_PER_ADDRESS does on an instance facing clients: the instances do not count the',
+    "  # balancer's connections (TRUST_PROXY), so the limit per client is kept here. IPv4 and IPv6 alike.",
+    '  stick-table type ipv6 size 100k expire 30s store conn_cur',
+    '  tcp-request connection track-sc0 src',
+    `  tcp-request connection reject if { sc_conn_cur(0) gt ${maxConnectionsPerAddress} }`,
     '  default_backend instances',
     '',
     'backend instances',

@@ -51,7 +51,8 @@ export interface paths {
          *     so a mask is never stored as a secret.
          *
          *     A body with no fields is valid and changes nothing. `updated_at` and the `ETag` change only
-         *     when a value changes. Send `If-Match` with the `ETag` of the version you read to make the
+         *     when a value changes, compared as it is stored: numbers as JSON writes them (`-0` is stored
+         *     as `0`), so repeating a PATCH changes nothing, and the answer is the destination as stored. Send `If-Match` with the `ETag` of the version you read to make the
          *     update conditional: a stale tag answers 412 and changes nothing.
          */
         patch: operations["updateObservabilityDestination"];
@@ -69,6 +70,14 @@ export interface paths {
          * @description Returns one page of the versions of a preset of the caller's workspace, ordered by
          *     `version` ascending. `total_count` is the number of versions of the preset, whatever the
          *     page.
+         *
+         *     A page is bounded in size as well as in count: it ends before the version that would take
+         *     the characters of its versions' `config` (written as JSON) and `system_prompt` past
+         *     1,000,000, and it always holds its first version. So a page may hold fewer than `limit`
+         *     versions before the last one: read the next page from `offset` = the last `version`
+         *     returned, until `total_count` is reached. With a version at most 200,000 such characters
+         *     (`config` 100,000, `system_prompt` 100,000), a page holds at most 1,200,000 of them: about
+         *     1.2 MB of JSON for plain text, and at most 8 MB whatever the text.
          */
         get: operations["listPresetVersions"];
         put?: never;
@@ -300,7 +309,7 @@ export interface components {
             /** @enum {string} */
             operator: "exists" | "not_exists";
         };
-        /** @description Provider-specific configuration, with camelCase keys that depend on the destination's `type`: one of the `*Config` schemas. Secret values are returned masked: the first 4 characters, `...`, the last 4 (`pk-l...EfGh`), or `********` for a secret of 12 characters or fewer. */
+        /** @description Provider-specific configuration, with camelCase keys that depend on the destination's `type`: one of the `*Config` schemas. Secret values are returned masked: a secret of 32 characters or more as its first 4 characters, `...`, its last 4 (`pk-l...EfGh`), and a shorter one as `********`, so that a mask shows at most 8 characters and at most a quarter of its secret. */
         DestinationConfig: components["schemas"]["ArizeConfig"] | components["schemas"]["BraintrustConfig"] | components["schemas"]["ClickhouseConfig"] | components["schemas"]["DatadogConfig"] | components["schemas"]["GrafanaConfig"] | components["schemas"]["LangfuseConfig"] | components["schemas"]["LangsmithConfig"] | components["schemas"]["NewrelicConfig"] | components["schemas"]["OpikConfig"] | components["schemas"]["OtelCollectorConfig"] | components["schemas"]["PosthogConfig"] | components["schemas"]["RampConfig"] | components["schemas"]["S3Config"] | components["schemas"]["SentryConfig"] | components["schemas"]["SnowflakeConfig"] | components["schemas"]["WeaveConfig"] | components["schemas"]["WebhookConfig"];
         /**
          * arize
@@ -571,7 +580,7 @@ export interface components {
             message: string;
         };
         PresetVersionList: {
-            /** @description One page of versions, ordered by `version` ascending. The element type admits null for compatibility with existing clients; this service never returns a null element. */
+            /** @description One page of versions, ordered by `version` ascending, at most `limit` of them and within the page's size budget (listPresetVersions). The element type admits null for compatibility with existing clients; this service never returns a null element. */
             data: (components["schemas"]["PresetVersion"] | null)[];
             /**
              * Format: int32
@@ -596,7 +605,7 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
-        /** @description Preset configuration. `model` and `temperature` are the keys known; others are kept as given. */
+        /** @description Preset configuration. `model` and `temperature` are the keys known; others are kept as given. Written as JSON, it is at most 100,000 characters. */
         PresetConfig: {
             /**
              * @description Model identifier.
@@ -613,7 +622,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description The request breaks a constraint of the contract or a rule of the destination's type; `metadata.errors` names every failing field (the first 100), and `message` sums up the first three. */
+        /** @description The request breaks a constraint of the contract or a rule of the destination's type, or holds text that cannot be stored (U+0000, a surrogate outside a pair: see "Text"); `metadata.errors` names every failing field (the first 100), and `message` sums up the first three and says how many more there are, or that there are more than 100 (see "Order of the checks"). */
         DestinationUpdateBadRequest: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
@@ -624,7 +633,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The request has a query parameter, which this operation does not take; `metadata.errors` names each one. */
+        /** @description The request has a query parameter, which this operation does not take, or a `hash` with the character U+0000 (see "Text"); `metadata.errors` names each one. */
         KeyBadRequest: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
@@ -651,7 +660,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description A query parameter breaks a constraint of the contract; `metadata.errors` names every failing parameter. */
+        /** @description A parameter breaks a constraint of the contract, or holds the character U+0000 (see "Text"); `metadata.errors` names every failing parameter. */
         PresetVersionsBadRequest: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
@@ -1004,7 +1013,7 @@ export interface operations {
                  */
                 offset?: number | null;
                 /**
-                 * @description Maximum number of versions to return.
+                 * @description Maximum number of versions to return; a page of large versions holds fewer (see the operation).
                  * @example 50
                  */
                 limit?: number;

@@ -15,11 +15,14 @@ import {
 } from './domain/destination-config-rules.js';
 import type { Clock } from './domain/time.js';
 import { authenticate, requireKeyKind } from './http/auth.js';
+import { checkBodySizes } from './http/body-sizes.js';
 import { checkContentType } from './http/content-type.js';
 import { docsRouter } from './http/docs.js';
 import { envelopeBounds, errorHandler, notFoundHandler, RETRY_AFTER_SECONDS, sendError } from './http/errors.js';
+import { withHeadOperations } from './http/head-requests.js';
 import type { Metrics } from './http/metrics.js';
 import { authFailureThrottle, type RateLimitOptions, rateLimitPerKey } from './http/rate-limit.js';
+import { admitBody } from './http/request-body.js';
 import { requestLog } from './http/request-log.js';
 import {
   checkRequestShape,
@@ -31,6 +34,7 @@ import {
 } from './http/request-shape.js';
 import { rootAnswer } from './http/root.js';
 import { securityHeaders } from './http/security-headers.js';
+import { checkStorableText } from './http/storable-text.js';
 import { requestValidationErrors } from './http/validation-errors.js';
 import { checkWarmUpRequest } from './http/warm-up.js';
 import { type AnyHandler, type BoundOperation, bindOperations } from './operations/bind.js';
@@ -101,8 +105,8 @@ function corsOptions(spec: OpenApiDocument, origin: string[]): cors.CorsOptions 
 /** express-openapi-validator as this server runs it; the benchmark's validator baseline runs it alike. */
 export function validatorOptions(spec: OpenApiDocument, validateResponses: boolean): OpenApiValidatorOpts {
   return {
-    // The validator annotates the document it is given; it gets its own copy.
-    apiSpec: structuredClone(spec) as unknown as string,
+    // The validator annotates the document it is given; it gets its own copy, where HEAD is its path's GET.
+    apiSpec: withHeadOperations(spec) as unknown as string,
     // Every failing field, not only the first, so that one 400 names them all.
     validateRequests: { allowUnknownQueryParameters: false, allErrors: true },
     // Stryker disable next-line ObjectLiteral: without removeAdditional the validator passes undefined to Ajv, whose default is false: nothing is removed either way.
@@ -159,11 +163,17 @@ export function createApp(deps: AppDeps): Express {
     rateLimitPerKey(rateLimit),
     requireKeyKind(acceptedKeyKindsOf(operations)),
   );
+  // Field by field explanations of a 400 and the sizes checked before the validator: one compilation of the spec.
+  const specAjv = createSpecAjv(spec);
   const checkRequest = express.Router();
   checkRequest.use(
     checkContentType,
+    // Every check that needs no body has passed: a client waiting for `100 Continue` gets it now.
+    forOperations(admitBody(BODY_LIMIT_BYTES)),
     forOperations(jsonBody(BODY_LIMIT_BYTES)),
     checkRequestShape(spec),
+    checkStorableText(spec),
+    checkBodySizes(spec, specAjv),
     OpenApiValidator.middleware(validatorOptions(spec, validateResponses)),
     rejectPendingFieldErrors,
   );
@@ -209,11 +219,12 @@ export function createApp(deps: AppDeps): Express {
   app.use(PATHS.docs, docsRouter());
 
   app.use(notFoundHandler);
+  const bounds = envelopeBounds(spec);
   app.use(
     errorHandler({
       logger,
-      bounds: envelopeBounds(spec),
-      explainValidationErrors: requestValidationErrors(spec, createSpecAjv(spec)),
+      bounds,
+      explainValidationErrors: requestValidationErrors(spec, specAjv, bounds.fieldErrors),
     }),
   );
   return app;

@@ -29,7 +29,15 @@ export interface Config {
   redisUrl: string | undefined;
   /** Origins allowed by CORS; none (CORS off) when empty. */
   corsOrigins: string[];
-  http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
+  http: {
+    headersTimeoutMs: number;
+    requestTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+    /** Connections open at once in the process; by default a share of the open-file limit. */
+    maxConnections: number;
+    /** Connections open at once per client address (proxies TRUST_PROXY trusts excepted); 0 for none. */
+    maxConnectionsPerAddress: number;
+  };
   /** After SIGTERM, how long the server keeps serving (readiness failed) before it stops accepting. */
   shutdownDelayMs: number;
   /** Response validation against openapi.yaml: on in development and tests, off in production. */
@@ -124,6 +132,32 @@ function parseNonNegativeInteger(value: string | undefined, name: string, fallba
   if (!Number.isInteger(number) || number < 0)
     throw new ConfigError(`${name} must be an integer of 0 or more, got ${JSON.stringify(value)}`);
   return number;
+}
+
+/** Connections at once from one client address, unless MAX_CONNECTIONS_PER_ADDRESS says otherwise. */
+export const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 128;
+/** The open-file limit assumed where the system does not tell it (the usual default soft limit). */
+const ASSUMED_OPEN_FILE_LIMIT = 1024;
+
+/** The soft limit on open files of this process, from /proc (Linux); undefined elsewhere, or when unlimited. */
+export function openFileLimit(limits = '/proc/self/limits'): number | undefined {
+  try {
+    const soft = /^Max open files\s+(\d+)/m.exec(readFileSync(limits, 'utf8'))?.[1];
+    return soft === undefined ? undefined : Number(soft);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * MAX_CONNECTIONS by default: the open-file limit less a tenth of it (at least 64) for what else
+ * the process opens (the database pool, Redis, logs, the metrics port), at most 10,000. A process
+ * that reached its file limit could accept no connection at all: libuv would accept and close
+ * each at once, failing every client; below it, connections past the limit are closed and the
+ * open ones served.
+ */
+export function defaultMaxConnections(fileLimit = openFileLimit() ?? ASSUMED_OPEN_FILE_LIMIT): number {
+  return Math.max(1, Math.min(10_000, fileLimit - Math.max(64, Math.floor(fileLimit / 10))));
 }
 
 export function decodeSecretsKey(value: string, source: string): Buffer {
@@ -262,6 +296,12 @@ export function loadConfig(
       headersTimeoutMs: parsePositiveInteger(env.HEADERS_TIMEOUT_MS, 'HEADERS_TIMEOUT_MS', 10_000),
       requestTimeoutMs: parsePositiveInteger(env.REQUEST_TIMEOUT_MS, 'REQUEST_TIMEOUT_MS', 30_000),
       keepAliveTimeoutMs: parsePositiveInteger(env.KEEP_ALIVE_TIMEOUT_MS, 'KEEP_ALIVE_TIMEOUT_MS', 5_000),
+      maxConnections: parsePositiveInteger(env.MAX_CONNECTIONS, 'MAX_CONNECTIONS', defaultMaxConnections()),
+      maxConnectionsPerAddress: parseNonNegativeInteger(
+        env.MAX_CONNECTIONS_PER_ADDRESS,
+        'MAX_CONNECTIONS_PER_ADDRESS',
+        DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+      ),
     },
     shutdownDelayMs: parseNonNegativeInteger(env.SHUTDOWN_DELAY_MS, 'SHUTDOWN_DELAY_MS', 5_000),
     ...resolveSecretsKey(env, databaseUrl, warn),

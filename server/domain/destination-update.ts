@@ -93,6 +93,16 @@ function mergeConfig(
 }
 
 /**
+ * The update as the store keeps its values, so that "changed" is decided on what would be stored:
+ * the store writes them as JSON text (filter rules, key hashes, the sealed config), where -0 is 0.
+ * Text that a database would store otherwise (U+0000, unpaired surrogates) never gets here: the
+ * request is refused before (domain/storable-text.ts).
+ */
+function storedForm(changes: DestinationUpdate): DestinationUpdate {
+  return JSON.parse(JSON.stringify(changes)) as DestinationUpdate;
+}
+
+/**
  * Decides a PATCH of the current destination: stale when If-Match does not match its ETag;
  * otherwise the merged state, or unchanged when the merge changes no value. Throws
  * FieldValidationError naming every field that breaks a rule of the destination's type.
@@ -104,7 +114,7 @@ export function decideDestinationUpdate(
 ): UpdateDecision {
   if (request.ifMatch !== undefined && !ifMatchSatisfied(request.ifMatch, destinationEtag(current.revision)))
     return { outcome: 'stale' };
-  const { changes } = request;
+  const changes = storedForm(request.changes);
   const errors: FieldError[] = [];
   const next: DestinationState = { ...current.state };
   for (const field of SCALAR_FIELDS) {

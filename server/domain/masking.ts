@@ -1,15 +1,24 @@
 // How keys and secrets are shown: never in full.
 
 const MASK_OF_SHORT_SECRET = '********';
+/** Characters shown at each end of a secret long enough to show any. */
+const SHOWN_AT_EACH_END = 4;
+/**
+ * The shortest secret whose mask shows part of it: a mask then shows 8 characters, never more
+ * than a quarter of its secret, so what stays hidden is at least three quarters of any secret.
+ */
+const SHORTEST_SECRET_SHOWN = 32;
 
 /** `sk-or-v1-0e6...1c96`: the prefix and the first 3 characters of the key, then its last 4. */
 export function apiKeyLabel(rawKey: string): string {
   return `${rawKey.slice(0, 12)}...${rawKey.slice(-4)}`;
 }
 
-/** First 4 characters, `...`, last 4; a secret of 12 characters or fewer shows nothing of itself. */
+/** First 4 characters, `...`, last 4; a secret shorter than SHORTEST_SECRET_SHOWN shows nothing of itself. */
 export function maskSecret(secret: string): string {
-  return secret.length <= 12 ? MASK_OF_SHORT_SECRET : `${secret.slice(0, 4)}...${secret.slice(-4)}`;
+  return secret.length < SHORTEST_SECRET_SHOWN
+    ? MASK_OF_SHORT_SECRET
+    : `${secret.slice(0, SHOWN_AT_EACH_END)}...${secret.slice(-SHOWN_AT_EACH_END)}`;
 }
 
 /** Whether a value has the shape of a mask, so that storing it as a secret would be a mistake. */

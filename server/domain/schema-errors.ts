@@ -39,23 +39,87 @@ function describeFailure(error: ErrorObject, path: string): FieldError {
 }
 
 export interface SchemaExplainer {
-  /** Every failing field of `value` against the schema at `pointer` (`#/paths/...`), under `path`; none when it is valid. */
-  explain(pointer: string, value: unknown, path: string): FieldError[];
+  /**
+   * Every failing field of `value` against the schema at `pointer` (`#/paths/...`), under `path`;
+   * none when it is valid. Past `limit` fields it stops looking: more than `limit` in the answer
+   * means that there are more than `limit`, not how many.
+   */
+  explain(pointer: string, value: unknown, path: string, limit?: number): FieldError[];
+}
+
+/** `f` of a pointer into the spec, found once: pointers are made of the spec's own names, so few. */
+function memoized<T>(f: (pointer: string) => T): (pointer: string) => T {
+  const found = new Map<string, T>();
+  return (pointer) => {
+    let value = found.get(pointer);
+    if (value === undefined) {
+      value = f(pointer);
+      found.set(pointer, value);
+    }
+    return value;
+  };
+}
+
+/** Ajv's errors of a value (at instance path `base`): its own, and those of each child by its key. */
+interface SortedErrors {
+  own: ErrorObject[];
+  children: Map<string, ErrorObject[]>;
+}
+
+function sortErrors(errors: readonly ErrorObject[], base: string): SortedErrors {
+  const sorted: SortedErrors = { own: [], children: new Map() };
+  // Ajv reports a child's errors one after another: most errors fall in the group of the one before.
+  let current: { prefix: string; errors: ErrorObject[] } | undefined;
+  for (const error of errors) {
+    const path = error.instancePath;
+    if (path.length === base.length) {
+      sorted.own.push(error);
+      continue;
+    }
+    if (
+      current &&
+      path.startsWith(current.prefix) &&
+      (path.length === current.prefix.length || path[current.prefix.length] === '/')
+    ) {
+      current.errors.push(error);
+      continue;
+    }
+    const end = path.indexOf('/', base.length + 1);
+    const prefix = end < 0 ? path : path.slice(0, end);
+    const escaped = prefix.slice(base.length + 1);
+    const key = escaped.includes('~') ? escaped.replaceAll('~1', '/').replaceAll('~0', '~') : escaped;
+    let group = sorted.children.get(key);
+    if (!group) {
+      group = [];
+      sorted.children.set(key, group);
+    }
+    group.push(error);
+    current = { prefix, errors: group };
+  }
+  return sorted;
 }
 
 export function schemaExplainer(spec: OpenApiDocument, ajv: Ajv2020): SchemaExplainer {
-  function schemaAt(pointer: string): { pointer: string; schema: Schema } {
+  // The fields found so far by the explain() under way, against its limit; made by each level for itself.
+  let found = 0;
+  let limit = Number.POSITIVE_INFINITY;
+  const made = (errors: FieldError[]): FieldError[] => {
+    found += errors.length;
+    return errors;
+  };
+
+  const schemaAt = memoized(function resolve(pointer: string): { pointer: string; schema: Schema } {
     const schema = nodeAt(spec, pointer);
     if (typeof schema !== 'object' || schema === null) throw new Error(`openapi.yaml has no schema at ${pointer}`);
     const ref = (schema as Schema).$ref;
-    return typeof ref === 'string' ? schemaAt(ref) : { pointer, schema: schema as Schema };
-  }
+    return typeof ref === 'string' ? resolve(ref) : { pointer, schema: schema as Schema };
+  });
 
-  function validatorAt(pointer: string) {
+  const validatorAt = memoized((pointer: string) => {
     const validate = ajv.getSchema(`${SPEC_SCHEMA_ID}${pointer}`);
     if (!validate) throw new Error(`openapi.yaml has no schema at ${pointer}`);
     return validate;
-  }
+  });
 
   function admitsType(schema: Schema, value: unknown): boolean {
     if (schema.type === undefined) return true;
@@ -75,12 +139,16 @@ export function schemaExplainer(spec: OpenApiDocument, ajv: Ajv2020): SchemaExpl
     )?.[0];
   }
 
-  function explainOneOf(pointer: string, schema: Schema, value: unknown, path: string): FieldError[] {
-    const branches = (schema.oneOf as unknown[]).map((_, index) => schemaAt(`${pointer}/oneOf/${index}`));
+  const branchesAt = memoized((pointer: string) =>
+    ((schemaAt(pointer).schema.oneOf ?? []) as unknown[]).map((_, index) => schemaAt(`${pointer}/oneOf/${index}`)),
+  );
+
+  function explainOneOf(pointer: string, value: unknown, path: string): FieldError[] {
+    const branches = branchesAt(pointer);
     const fitting = branches.filter((branch) => admitsType(branch.schema, value));
     if (fitting.length === 0) {
       const types = [...new Set(branches.flatMap((b) => [b.schema.type ?? []].flat() as string[]))];
-      return [{ path, message: `must be ${types.join(' or ')}` }];
+      return made([{ path, message: `must be ${types.join(' or ')}` }]);
     }
     if (fitting.length === 1 && fitting[0]) return explain(fitting[0].pointer, value, path);
     const tag = isPlainObject(value) ? discriminatingProperty(fitting.map((b) => b.schema)) : undefined;
@@ -102,7 +170,7 @@ export function schemaExplainer(spec: OpenApiDocument, ajv: Ajv2020): SchemaExpl
       const common = Object.entries(value).filter(([name]) => name !== tag && sameEverywhere(name));
       const first = fitting[0]?.pointer ?? pointer;
       return [
-        tagError,
+        ...made([tagError]),
         ...common.flatMap(([name, child]) =>
           explain(`${first}/properties/${escapePointer(name)}`, child, `${path}/${name}`),
         ),
@@ -120,38 +188,71 @@ export function schemaExplainer(spec: OpenApiDocument, ajv: Ajv2020): SchemaExpl
   function rawErrors(pointer: string, value: unknown, path: string): FieldError[] {
     const validate = validatorAt(pointer);
     validate(value);
-    return (validate.errors ?? [])
-      .filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'propertyNames')
-      .map((e) => describeFailure(e, `${path}${e.instancePath}`));
+    return made(
+      (validate.errors ?? [])
+        .filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'propertyNames')
+        .map((e) => describeFailure(e, `${path}${e.instancePath}`)),
+    );
   }
 
-  function explain(pointer: string, value: unknown, path: string): FieldError[] {
-    const validate = validatorAt(pointer);
-    if (validate(value)) return [];
-    // `propertyNames` repeats, vaguely, the error of the name that fails it.
-    const ownErrors = (validate.errors ?? []).filter((e) => e.instancePath === '' && e.keyword !== 'propertyNames');
+  /**
+   * `known` is what a validation of the parent found under this value: the errors of one subschema
+   * are the same whether Ajv meets it alone or inside its parent, so each level validates only where
+   * the schema changes (the top, and the branch a `oneOf` is explained by), not the whole subtree again.
+   */
+  function explain(
+    pointer: string,
+    value: unknown,
+    path: string,
+    known?: { errors: readonly ErrorObject[]; base: string },
+  ): FieldError[] {
+    let validated = known;
+    if (!validated) {
+      const validate = validatorAt(pointer);
+      if (validate(value)) return [];
+      validated = { errors: validate.errors ?? [], base: '' };
+    }
+    const { errors: ajvErrors, base } = validated;
     const resolved = schemaAt(pointer);
     const { schema } = resolved;
-    if (Array.isArray(schema.oneOf)) return explainOneOf(resolved.pointer, schema, value, path);
+    if (Array.isArray(schema.oneOf)) return explainOneOf(resolved.pointer, value, path);
     if (schema.anyOf !== undefined || schema.allOf !== undefined) return rawErrors(pointer, value, path);
+    const { own, children } = sortErrors(ajvErrors, base);
     // This level's own failures (type, bounds, required, unknown properties), then each child's.
-    const errors = ownErrors.map((e) => describeFailure(e, path));
+    // `propertyNames` repeats, vaguely, the error of the name that fails it.
+    const ownErrors = own.filter((e) => e.keyword !== 'propertyNames');
+    const errors = made(ownErrors.map((e) => describeFailure(e, path)));
     if (ownErrors.some((e) => e.keyword === 'type')) return errors;
     const properties = (schema.properties ?? {}) as Record<string, Schema>;
+    const explainChild = (childPointer: string, key: string, child: unknown) => {
+      const childErrors = children.get(key);
+      if (childErrors && found <= limit)
+        errors.push(
+          ...explain(childPointer, child, `${path}/${key}`, {
+            errors: childErrors,
+            base: `${base}/${escapePointer(key)}`,
+          }),
+        );
+    };
     if (isPlainObject(value)) {
       for (const [name, child] of Object.entries(value)) {
         if (Object.hasOwn(properties, name))
-          errors.push(...explain(`${resolved.pointer}/properties/${escapePointer(name)}`, child, `${path}/${name}`));
+          explainChild(`${resolved.pointer}/properties/${escapePointer(name)}`, name, child);
         else if (typeof schema.additionalProperties === 'object')
-          errors.push(...explain(`${resolved.pointer}/additionalProperties`, child, `${path}/${name}`));
+          explainChild(`${resolved.pointer}/additionalProperties`, name, child);
       }
     }
     if (Array.isArray(value) && typeof schema.items === 'object') {
-      for (const [index, item] of value.entries())
-        errors.push(...explain(`${resolved.pointer}/items`, item, `${path}/${index}`));
+      for (const [index, item] of value.entries()) explainChild(`${resolved.pointer}/items`, String(index), item);
     }
     return errors;
   }
 
-  return { explain };
+  return {
+    explain(pointer, value, path, fieldLimit = Number.POSITIVE_INFINITY) {
+      found = 0;
+      limit = fieldLimit;
+      return explain(pointer, value, path);
+    },
+  };
 }

@@ -1,4 +1,5 @@
 // The error envelope, and the mapping of every error the server can meet to it.
+import type { IncomingMessage } from 'node:http';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type { components } from '../../generated/api.js';
@@ -50,24 +51,43 @@ function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 3)}...`;
 }
 
+/** Whether the request declared a body that has not fully arrived. */
+function bodyPending(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  const declared = req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+  return declared && !req.complete;
+}
+
 export function sendError(res: Response, status: number, message: string, metadata: ErrorMetadata | null = null): void {
   const body: ErrorBody = { error: { code: status, message, metadata } };
+  // A refusal before the body has arrived (401, 403, 413, 415...) closes the connection: a client
+  // sending it slowly, or waiting for a `100 Continue` that does not come, does not hold it until
+  // the request timeout.
+  if (bodyPending(res.req)) res.set('Connection', 'close');
   // res.json, so that in development and tests error bodies are checked against the spec too.
   res.status(status).json(body);
 }
 
-/** The one summary line of a 400: the first three failing fields, then how many more. */
-function validationMessage(errors: readonly FieldError[]): string {
+/**
+ * The one summary line of a 400: the first three failing fields, then how many more; past the
+ * `listed` fields of metadata.errors, the explanation stopped looking, and it says so.
+ */
+function validationMessage(errors: readonly FieldError[], listed: number): string {
   const summary = errors
     .slice(0, 3)
     .map((e) => `${clip(e.path, 200)} ${clip(e.message, 200)}`)
     .join('; ');
-  const more = errors.length > 3 ? ` (and ${errors.length - 3} more)` : '';
+  const more =
+    errors.length > listed
+      ? ` (and more: metadata.errors lists the first ${listed})`
+      : errors.length > 3
+        ? ` (and ${errors.length - 3} more)`
+        : '';
   return `Invalid request: ${summary}${more}`;
 }
 
-function validationError(errors: FieldError[]): HttpError {
-  return new HttpError(400, validationMessage(errors), { errors });
+function validationError(errors: FieldError[], listed: number): HttpError {
+  return new HttpError(400, validationMessage(errors, listed), { errors });
 }
 
 interface ValidatorError {
@@ -114,14 +134,14 @@ function envelopePath(validatorPath: string | undefined): string {
 /** Turns the validator's field errors into the ones a 400 names (see validation-errors.ts). */
 export type ValidationErrorsExplainer = (req: Request, validatorErrors: FieldError[]) => FieldError[];
 
-function toHttpError(err: unknown, req: Request, explain: ValidationErrorsExplainer): HttpError | undefined {
+function toHttpError(
+  err: unknown,
+  req: Request,
+  explain: ValidationErrorsExplainer,
+  listed: number,
+): HttpError | undefined {
   if (err instanceof HttpError) return err;
-  if (err instanceof FieldValidationError) return validationError(err.errors);
-  if (isDatabaseUnavailable(err)) {
-    return new HttpError(503, 'Service temporarily unavailable; retry later.', null, {
-      'Retry-After': String(RETRY_AFTER_SECONDS),
-    });
-  }
+  if (err instanceof FieldValidationError) return validationError(err.errors, listed);
   if (isBodyParserError(err)) {
     switch (err.type) {
       case 'entity.too.large':
@@ -143,12 +163,19 @@ function toHttpError(err: unknown, req: Request, explain: ValidationErrorsExplai
           req,
           (err.errors ?? []).map((e) => ({ path: envelopePath(e.path), message: e.message ?? 'is invalid' })),
         ),
+        listed,
       );
     }
     const message = VALIDATOR_MESSAGES[err.status] ?? err.message;
     const headers: Record<string, string> =
       err.status === 405 && err.headers?.Allow ? { Allow: err.headers.Allow } : {};
     return new HttpError(err.status, message, null, headers);
+  }
+  // Last: a validator's 400 carries every failing field in its message, which can be long.
+  if (isDatabaseUnavailable(err)) {
+    return new HttpError(503, 'Service temporarily unavailable; retry later.', null, {
+      'Retry-After': String(RETRY_AFTER_SECONDS),
+    });
   }
   return undefined;
 }
@@ -177,7 +204,7 @@ export function errorHandler({ logger, bounds, explainValidationErrors }: ErrorH
       next(err);
       return;
     }
-    const httpError = toHttpError(err, req, explainValidationErrors);
+    const httpError = toHttpError(err, req, explainValidationErrors, bounds.fieldErrors);
     if (!httpError) {
       // A response that breaks the contract is reported here too: it is a bug of the server.
       logger.error({ err, method: req.method, url: req.originalUrl }, 'unexpected error');

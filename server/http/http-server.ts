@@ -1,9 +1,14 @@
 // The HTTP server around the app: timeouts that keep a slow or idle client from holding a
-// connection forever, and a drain that answers every request already received.
+// connection forever, limits on connections (for the process and per client address), one
+// answer at a time on a connection, `Expect: 100-continue` left to the app, and a drain that
+// answers every request already received.
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer } from 'node:net';
 import type { Express } from 'express';
+import { answerInTurn } from './answer-in-turn.js';
+import { type ConnectionCounts, limitConnectionsPerAddress } from './connection-limit.js';
+import { holdContinue } from './request-body.js';
 
 export interface HttpTimeouts {
   /** Time allowed to receive the whole request head. */
@@ -14,8 +19,20 @@ export interface HttpTimeouts {
   keepAliveTimeoutMs: number;
 }
 
+export interface ConnectionLimits {
+  /** Connections open at once in the process (server.maxConnections); more are closed as accepted. */
+  maxConnections: number;
+  /**
+   * Connections open at once from one client address; 0 for no limit. Addresses the app's
+   * `trust proxy` trusts (the balancer in front) are not limited.
+   */
+  maxConnectionsPerAddress: number;
+}
+
 export interface HttpServer {
   server: Server;
+  /** The client addresses with a connection open, as the per-address limit counts them. */
+  connections: ConnectionCounts;
   /**
    * Keeps accepting and serving, but every response from now on carries `Connection: close`, and
    * keep-alive connections found idle are closed, once a second: clients reconnect, elsewhere
@@ -33,18 +50,37 @@ export interface HttpServer {
 /** The longest a drain keeps taking queued connections before it closes the listener. */
 const ACCEPT_QUEUE_LIMIT_MS = 1000;
 
-export async function listen(app: Express, host: string, port: number, timeouts: HttpTimeouts): Promise<HttpServer> {
+export async function listen(
+  app: Express,
+  host: string,
+  port: number,
+  options: HttpTimeouts & Partial<ConnectionLimits>,
+): Promise<HttpServer> {
   let draining = false;
   const server = createServer({
-    headersTimeout: timeouts.headersTimeoutMs,
-    requestTimeout: timeouts.requestTimeoutMs,
-    keepAliveTimeout: timeouts.keepAliveTimeoutMs,
+    headersTimeout: options.headersTimeoutMs,
+    requestTimeout: options.requestTimeoutMs,
+    keepAliveTimeout: options.keepAliveTimeoutMs,
     // Node checks the two timeouts above on this interval; a tighter one enforces them closer.
-    connectionsCheckingInterval: Math.min(1000, Math.max(100, Math.floor(timeouts.headersTimeoutMs / 4))),
+    connectionsCheckingInterval: Math.min(1000, Math.max(100, Math.floor(options.headersTimeoutMs / 4))),
   });
-  server.on('request', (req, res) => {
+  if (options.maxConnections !== undefined) server.maxConnections = options.maxConnections;
+  // Express's compiled `trust proxy`: whether an address is a proxy whose X-Forwarded-For is believed.
+  const trustsProxy = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
+  const connections = limitConnectionsPerAddress(server, {
+    limit: options.maxConnectionsPerAddress || Number.POSITIVE_INFINITY,
+    exempt: (address) => trustsProxy(address, 0),
+  });
+  const serve = answerInTurn((req, res) => {
     if (draining) res.shouldKeepAlive = false;
     app(req, res);
+  });
+  server.on('request', serve);
+  // With a listener, Node leaves `Expect: 100-continue` to it: the app answers 100 once the checks
+  // that need no body have passed, and a refused request is answered without inviting the body.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    holdContinue(req);
+    serve(req, res);
   });
   server.listen(port, host);
   // Rejects with the server's error (a busy port) if it comes first.
@@ -61,6 +97,7 @@ export async function listen(app: Express, host: string, port: number, timeouts:
 
   return {
     server,
+    connections,
     closeKeepAlive: (idleGraceMs = 1000) => closeKeepAlive(idleGraceMs),
     drain(idleGraceMs = 1000) {
       closeKeepAlive(idleGraceMs);

@@ -1,6 +1,8 @@
 // Finds the operation of openapi.yaml that a request is for, by method and by the path below one
-// of the spec's server URLs: middlewares that run before the validator need to know it.
+// of the spec's server URLs: middlewares that run before the validator need to know it. A HEAD
+// request is for the GET operation of its path (head-requests.ts).
 import { apiBasePaths, type OpenApiDocument, type SpecOperation, specOperations } from '../spec.js';
+import { answeredAs } from './head-requests.js';
 
 /** Finds the operation of a method and a full request path (base path included). */
 export function operationMatcher(spec: OpenApiDocument): (method: string, path: string) => SpecOperation | undefined {
@@ -14,7 +16,9 @@ export function operationMatcher(spec: OpenApiDocument): (method: string, path: 
     for (const base of basePaths) {
       if (!path.startsWith(`${base}/`)) continue;
       const below = path.slice(base.length);
-      const found = compiled.find((c) => c.method === method && c.pattern.test(below));
+      const found =
+        compiled.find((c) => c.method === method && c.pattern.test(below)) ??
+        compiled.find((c) => c.method === answeredAs(method) && c.pattern.test(below));
       if (found) return found.entry;
     }
     return undefined;

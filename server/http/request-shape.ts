@@ -107,9 +107,14 @@ export function checkRequestShape(spec: OpenApiDocument): RequestHandler {
           errors.push({ path: `/query/${name}`, message: 'must be an integer written in digits' });
       }
     }
-    if (errors.length > 0) pending.set(req, errors);
+    deferFieldErrors(req, errors);
     next();
   };
+}
+
+/** Field errors found before the validator, for the 400 that will name them with its own. */
+export function deferFieldErrors(req: Request, errors: readonly FieldError[]): void {
+  if (errors.length > 0) pending.set(req, [...pendingFieldErrors(req), ...errors]);
 }
 
 /** After the validator has passed a request: the errors found before it, if any. */

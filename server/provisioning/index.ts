@@ -15,6 +15,7 @@ import {
 import type { DestinationState, StoredDestination } from '../domain/destination-update.js';
 import { type FieldError, FieldValidationError } from '../domain/field-errors.js';
 import { looksMasked } from '../domain/masking.js';
+import { MAX_CONFIG_JSON_LENGTH } from '../domain/presets.js';
 import { type SchemaExplainer, schemaExplainer } from '../domain/schema-errors.js';
 import { createSpecAjv, loadSpec, type OpenApiDocument, SPEC_SCHEMA_ID, specOperations } from '../spec.js';
 import type { Store } from '../store/index.js';
@@ -178,9 +179,14 @@ export async function addPresetVersion(
       [presetVersionField('creator_id'), input.creatorId, 'creator_id'],
       [presetVersionField('system_prompt'), input.systemPrompt, 'system_prompt'],
     ],
-    SLUG_PATTERN.test(input.slug)
-      ? []
-      : [{ path: '/slug', message: 'must be URL-safe: lower-case letters and digits, in words joined by - or _' }],
+    [
+      ...(SLUG_PATTERN.test(input.slug)
+        ? []
+        : [{ path: '/slug', message: 'must be URL-safe: lower-case letters and digits, in words joined by - or _' }]),
+      ...((JSON.stringify(input.config) ?? '').length > MAX_CONFIG_JSON_LENGTH
+        ? [{ path: '/config', message: `must be at most ${MAX_CONFIG_JSON_LENGTH} characters written as JSON` }]
+        : []),
+    ],
   );
   return store.presets.addVersion(
     input.workspaceId,

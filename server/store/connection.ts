@@ -7,7 +7,10 @@ export interface DatabaseOptions {
   log?: LogConfig;
   /** PostgreSQL connections per process. */
   poolSize?: number;
-  /** How long a request waits for a PostgreSQL connection before the database counts as unreachable. */
+  /**
+   * How long opening a PostgreSQL connection may take, and how long requests queued for one wait
+   * while no connection comes back, before the database counts as unreachable (postgres-pool.ts).
+   */
   connectTimeoutMs?: number;
   /** Reports errors of idle pooled connections (a restarted database, a dropped link). */
   onPoolError?: (err: Error) => void;

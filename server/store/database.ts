@@ -141,8 +141,9 @@ const UNAVAILABLE_NETWORK_CODES = new Set([
   '57P02',
   '57P03',
 ]);
+// `timeout expired`: pg's client, when opening a connection outlasts its connectionTimeoutMillis.
 const UNAVAILABLE_MESSAGES =
-  /timeout exceeded when trying to connect|Connection terminated|connection.*(closed|ended)|Client has encountered a connection error/i;
+  /timeout exceeded when trying to connect|^timeout expired$|Connection terminated|connection.*(closed|ended)|Client has encountered a connection error/i;
 
 /** The database of a location as a person would name it, without credentials. */
 export function describeDatabase(location: DatabaseLocation): string {

@@ -2,8 +2,9 @@
 // PostgreSQL counts (bigint) and numerics come back as strings; the store converts where it reads them.
 
 import { Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { DatabaseOptions, LogQuery, OpenedDatabase } from './connection.js';
+import { openConnectionPool } from './postgres-pool.js';
 import { type BoundQuery, kyselyDriver, type QueryDriver } from './prepared.js';
 import type { Database } from './tables.js';
 
@@ -15,16 +16,11 @@ const OPTIMISTIC_ATTEMPTS = 5;
 
 export function openPostgres(url: string, options: DatabaseOptions, logQuery?: LogQuery): OpenedDatabase {
   const { log } = options;
-  const pool = new pg.Pool({
-    connectionString: url,
+  const pool = openConnectionPool(url, {
     max: options.poolSize ?? 10,
-    connectionTimeoutMillis: options.connectTimeoutMs ?? 1000,
+    stallMs: options.connectTimeoutMs ?? 1000,
+    onError: options.onPoolError ?? (() => undefined),
   });
-  // A connection that drops emits 'error' on its client; with no listener that would crash the
-  // process. The pool listens on idle clients only, so every client gets a listener of its own.
-  const onError = options.onPoolError ?? (() => undefined);
-  pool.on('error', onError);
-  pool.on('connect', (client) => client.on('error', onError));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log && { log }) });
   // Named statements are parsed and planned once per connection.
   const names = new Map<string, string>();
@@ -35,8 +31,22 @@ export function openPostgres(url: string, options: DatabaseOptions, logQuery?: L
       name = `prepared_${names.size + 1}`;
       names.set(sql, name);
     }
-    return (await pool.query({ name, text: sql, values: parameters, ...(arrays && { rowMode: 'array' as const }) }))
-      .rows as Row[];
+    const client = await pool.connect();
+    let result: pg.QueryResult;
+    try {
+      result = await client.query({
+        name,
+        text: sql,
+        values: parameters,
+        ...(arrays && { rowMode: 'array' as const }),
+      });
+    } catch (err) {
+      // As pg's pool.query does: a connection whose query failed is closed, not reused.
+      client.release(err as Error);
+      throw err;
+    }
+    client.release();
+    return result.rows as Row[];
   };
   const lockingReadModifyWrite = kyselyDriver(db).readModifyWrite;
   const driver: QueryDriver = {
@@ -50,7 +60,5 @@ export function openPostgres(url: string, options: DatabaseOptions, logQuery?: L
       return lockingReadModifyWrite(read, decide);
     },
   };
-  const max = options.poolSize ?? 10;
-  const poolFigures = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max });
-  return { db, driver, poolFigures };
+  return { db, driver, poolFigures: pool.figures };
 }

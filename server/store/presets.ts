@@ -1,7 +1,7 @@
 // Presets and their versions. Reads return domain models (a version's config parsed).
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { NewPresetVersion, Preset, PresetVersion } from '../domain/presets.js';
+import { type Kysely, sql } from 'kysely';
+import { type NewPresetVersion, PAGE_CHARACTER_BUDGET, type Preset, type PresetVersion } from '../domain/presets.js';
 import { preparedQuery, type QueryDriver } from './prepared.js';
 import type { Database } from './tables.js';
 
@@ -14,16 +14,38 @@ export function presetStore(db: Kysely<Database>, driver: QueryDriver) {
       .where('slug', '=', a.slug),
   );
   // A page is the largest read here: its rows come as arrays, and preset_id, the same for all, stays out.
+  // Its last version is the last of the first `limit` whose characters before it (configs and
+  // system prompts) are within the budget: only the sizes of those rows are read for it, and only
+  // the rows that fit are read in full.
   const page = preparedQuery(
     driver,
-    (a: { presetId: string; offset: number; limit: number }) =>
+    (a: { presetId: string; offset: number; limit: number; budget: number }) =>
       db
         .selectFrom('preset_versions')
         .select(['id', 'version', 'config', 'system_prompt', 'creator_id', 'created_at', 'updated_at'])
         .where('preset_id', '=', a.presetId)
         .where('version', '>', a.offset)
-        .orderBy('version', 'asc')
-        .limit(a.limit),
+        .where('version', '<=', (eb) =>
+          eb
+            .selectFrom(
+              eb
+                .selectFrom(
+                  eb
+                    .selectFrom('preset_versions')
+                    .select(['version', sql<number>`length(config) + coalesce(length(system_prompt), 0)`.as('size')])
+                    .where('preset_id', '=', a.presetId)
+                    .where('version', '>', a.offset)
+                    .orderBy('version', 'asc')
+                    .limit(a.limit)
+                    .as('first_rows'),
+                )
+                .select(['version', sql<number>`sum(size) over (order by version) - size`.as('before')])
+                .as('sized'),
+            )
+            .select((inner) => inner.fn.max('version').as('last'))
+            .where('before', '<', a.budget),
+        )
+        .orderBy('version', 'asc'),
     'arrays',
   );
   type PageColumns = [string, number, string, string | null, string, string, string];
@@ -34,11 +56,17 @@ export function presetStore(db: Kysely<Database>, driver: QueryDriver) {
     },
 
     /**
-     * One page, in version order. Versions are numbered 1..version_count with no gap, so skipping
-     * `offset` versions is an index seek to `version > offset`, whatever the offset.
+     * One page, in version order: at most `limit` versions, ending where PAGE_CHARACTER_BUDGET
+     * says. Versions are numbered 1..version_count with no gap, so skipping `offset` versions is
+     * an index seek to `version > offset`, whatever the offset.
      */
-    async pageOfVersions(presetId: string, offset: number, limit: number): Promise<PresetVersion[]> {
-      return (await page({ presetId, offset, limit })).map((columns) => {
+    async pageOfVersions(
+      presetId: string,
+      offset: number,
+      limit: number,
+      budget = PAGE_CHARACTER_BUDGET,
+    ): Promise<PresetVersion[]> {
+      return (await page({ presetId, offset, limit, budget })).map((columns) => {
         const [id, version, config, system_prompt, creator_id, created_at, updated_at] = columns as PageColumns;
         return {
           id,

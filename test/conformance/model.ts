@@ -14,9 +14,9 @@ export interface ModelState {
   config: Config;
 }
 
-/** The documented mask: first 4, `...`, last 4; `********` for 12 characters or fewer. */
+/** The documented mask: first 4, `...`, last 4 for 32 characters or more; `********` for fewer. */
 export const mask = (secret: string) =>
-  secret.length <= 12 ? '********' : `${secret.slice(0, 4)}...${secret.slice(-4)}`;
+  secret.length < 32 ? '********' : `${secret.slice(0, 4)}...${secret.slice(-4)}`;
 export const looksMasked = (value: string) => value.includes('...') || /^\*+$/.test(value);
 
 export function secretKeysOf(type: string): Set<string> {

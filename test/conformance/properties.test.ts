@@ -4,6 +4,7 @@ import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addPresetVersion, createDestination, createKey } from '../../server/provisioning/index.js';
+import { wireJson } from '../support/arbitraries.js';
 import {
   createWorkspace,
   destinationTypes,
@@ -13,7 +14,14 @@ import {
 } from '../support/server.js';
 import { componentSchema, describeErrors } from '../support/spec.js';
 import { applyToModel, looksMasked, type ModelState, mask, sampleConfig, secretKeysOf, shown } from './model.js';
-import { brokenRequest, type Fixture, type GeneratedRequest, validRequest, validUpdateBody } from './requests.js';
+import {
+  brokenRequest,
+  type Fixture,
+  type GeneratedRequest,
+  unstorableBody,
+  validRequest,
+  validUpdateBody,
+} from './requests.js';
 import { PROPERTY_TIMEOUT_MS, RUNS, runParameters } from './runs.js';
 
 let server: TestServer;
@@ -63,6 +71,8 @@ interface Answer {
   status: number;
   headers: Headers;
   body: unknown;
+  /** The body as sent, byte for byte. */
+  text: string;
 }
 
 async function send(request: GeneratedRequest, key = workspace.managementKey): Promise<Answer> {
@@ -76,7 +86,7 @@ async function send(request: GeneratedRequest, key = workspace.managementKey): P
     body: request.body,
   });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined, text };
 }
 
 function expectConforming(request: GeneratedRequest, answer: Answer) {
@@ -177,27 +187,46 @@ describe(`conformance over generated requests (${RUNS} per property)`, { timeout
 });
 
 describe('state properties', { timeout: PROPERTY_TIMEOUT_MS }, () => {
-  it('repeating a PATCH leaves updated_at and ETag unchanged', async () => {
+  it('repeating a PATCH changes nothing: the same ETag, updated_at and body, which is what is stored', async () => {
     const destination = fc.constantFrom(...fixture.destinations);
-    await assertSending(
-      fc.asyncProperty(
-        destination.chain((d) => validUpdateBody(d.type).map((body) => ({ d, body }))),
-        async ({ d, body }) => {
-          const request: GeneratedRequest = {
-            method: 'PATCH',
-            path: `/api/v1/observability/destinations/${d.id}`,
-            body: JSON.stringify(body),
-            expected: [200],
-            successSchema: 'ObservabilityDestinationResponse',
-          };
-          const first = await send(request);
-          const second = await send(request);
-          expect(first.status).toBe(200);
-          expect(second.status).toBe(200);
-          expect(second.headers.get('etag')).toBe(first.headers.get('etag'));
-          expect(second.body).toEqual(first.body);
+    // A valid body (-0 kept on the wire, numbers at the edges of a double, text beyond ASCII), or
+    // one with a string no database can store, which is refused every time and changes nothing.
+    const scenario = destination.chain((d) =>
+      fc.oneof(
+        { weight: 4, arbitrary: validUpdateBody(d.type).map((body) => ({ d, body: wireJson(body), refused: false })) },
+        {
+          weight: 1,
+          arbitrary: unstorableBody(d.type).map(({ body }) => ({ d, body: wireJson(body), refused: true })),
         },
       ),
+    );
+    await assertSending(
+      fc.asyncProperty(scenario, async ({ d, body, refused }) => {
+        const request = (text: string): GeneratedRequest => ({
+          method: 'PATCH',
+          path: `/api/v1/observability/destinations/${d.id}`,
+          body: text,
+          expected: [200],
+          successSchema: 'ObservabilityDestinationResponse',
+        });
+        const before = refused ? await send(request('{}')) : undefined;
+        const first = await send(request(body));
+        const second = await send(request(body));
+        // What a read returns now: there is no GET of a destination, and an empty PATCH changes nothing.
+        const stored = await send(request('{}'));
+        const context = `${body} -> ${first.text}`;
+        if (refused) {
+          expect([first.status, second.status], context).toEqual([400, 400]);
+          expect(stored.text, context).toBe(before?.text);
+          expect(stored.headers.get('etag'), context).toBe(before?.headers.get('etag'));
+          return;
+        }
+        expect([first.status, second.status], context).toEqual([200, 200]);
+        expect(second.headers.get('etag'), context).toBe(first.headers.get('etag'));
+        expect(second.text, context).toBe(first.text);
+        expect(stored.headers.get('etag'), context).toBe(first.headers.get('etag'));
+        expect(stored.text, context).toBe(first.text);
+      }),
       runParameters(RUNS / 2),
       RUNS,
     );

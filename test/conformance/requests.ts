@@ -1,7 +1,7 @@
 // Requests generated from openapi.yaml: valid ones, and ones that break exactly one constraint,
 // each with what the contract promises in answer.
 import fc from 'fast-check';
-import { arbitraryFor, configSchemaName, partialOf, semanticRules } from '../support/arbitraries.js';
+import { arbitraryFor, configSchemaName, partialOf, semanticRules, wireJson } from '../support/arbitraries.js';
 import { findOperation, spec } from '../support/spec.js';
 
 export interface Fixture {
@@ -71,7 +71,7 @@ export function validRequest(fixture: Fixture): fc.Arbitrary<GeneratedRequest> {
       ({ destination, body }): GeneratedRequest => ({
         method: 'PATCH',
         path: `/api/v1/observability/destinations/${destination.id}`,
-        body: JSON.stringify(body),
+        body: wireJson(body),
         expected: fixture.destinations.some((d) => d.id === destination.id) ? [200] : [404],
         successSchema: 'ObservabilityDestinationResponse',
       }),
@@ -186,6 +186,51 @@ function configKeysOf(type: string): string[] {
   );
 }
 
+const escapePointer = (key: string) => key.replaceAll('~', '~0').replaceAll('/', '~1');
+
+/**
+ * A body with one of its strings (a value or an object key, at any depth) replaced by `bad`, and
+ * where that string is; `choice` picks which. A body without strings gets a name.
+ */
+export function withUnstorableText(body: unknown, choice: number, bad: string): { body: unknown; errorPath: string } {
+  const copy = structuredClone(body);
+  const places: { path: string; put: () => void }[] = [];
+  const visit = (value: unknown, path: string) => {
+    if (Array.isArray(value)) {
+      value.forEach((member, index) => {
+        if (typeof member === 'string') places.push({ path: `${path}/${index}`, put: () => (value[index] = bad) });
+        else visit(member, `${path}/${index}`);
+      });
+    } else if (typeof value === 'object' && value !== null) {
+      const object = value as Record<string, unknown>;
+      for (const [key, member] of Object.entries(object)) {
+        const at = `${path}/${escapePointer(key)}`;
+        places.push({
+          path: `${path}/${escapePointer(bad)}`,
+          put: () => {
+            delete object[key];
+            object[bad] = member;
+          },
+        });
+        if (typeof member === 'string') places.push({ path: at, put: () => (object[key] = bad) });
+        else visit(member, at);
+      }
+    }
+  };
+  visit(copy, '/body');
+  const place = places[choice % Math.max(places.length, 1)];
+  if (!place) return { body: { ...(copy as object), name: bad }, errorPath: '/body/name' };
+  place.put();
+  return { body: copy, errorPath: place.path };
+}
+
+/** A valid body with one string no database can store as sent, and the field the 400 must name. */
+export function unstorableBody(type: string): fc.Arbitrary<{ body: unknown; errorPath: string }> {
+  return fc
+    .tuple(validUpdateBody(type), fc.nat(), semanticRules.unstorable)
+    .map(([body, choice, bad]) => withUnstorableText(body, choice, bad));
+}
+
 export function brokenRequest(fixture: Fixture): fc.Arbitrary<GeneratedRequest> {
   const destination = fc.constantFrom(...fixture.destinations);
   const slug = fc.constantFrom(...fixture.presetSlugs);
@@ -259,5 +304,17 @@ export function brokenRequest(fixture: Fixture): fc.Arbitrary<GeneratedRequest> 
         successSchema: 'PresetVersionList',
       }),
     );
-  return fc.oneof(badBody, badId, badQuery);
+  const unstorable = destination.chain((d) =>
+    unstorableBody(d.type).map(
+      ({ body, errorPath }): GeneratedRequest => ({
+        method: 'PATCH',
+        path: `/api/v1/observability/destinations/${d.id}`,
+        body: wireJson(body),
+        expected: [400],
+        errorPath,
+        successSchema: 'ObservabilityDestinationResponse',
+      }),
+    ),
+  );
+  return fc.oneof(badBody, badId, badQuery, unstorable);
 }

@@ -142,8 +142,8 @@ describe('adding an operation as CONTRIBUTING.md says', () => {
       'test/contract/operation-binding-rules.test.ts',
     ]);
     expect(tests.status, tests.stdout.slice(-3000)).toBe(0);
-    // The 405 rows of its path now come with its method.
-    expect(tests.stdout).toContain('Allow: GET, PATCH');
+    // The 405 rows of its path now come with its method, and HEAD with a GET.
+    expect(tests.stdout).toContain('Allow: GET, HEAD, PATCH');
     const coverage = run(['node_modules/tsx/dist/cli.mjs', 'scripts/contract-coverage.ts']);
     expect(coverage.stderr).toContain(
       `documented, but no test exercises it: ${OPERATION_ID}: response 200 application/json`,

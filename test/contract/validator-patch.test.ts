@@ -147,7 +147,9 @@ describe('the patches', () => {
     expect(manifest.scripts.postinstall).toBe('patch-package --error-on-fail');
     const installed = require('express-openapi-validator/package.json') as { version: string };
     expect(installed.version).toBe(manifest.dependencies['express-openapi-validator']);
-    const patches = readdirSync(`${projectRoot}/patches`).filter((name) => name.endsWith('.patch'));
+    const patches = readdirSync(`${projectRoot}/patches`).filter(
+      (name) => name.startsWith('express-openapi-validator+') && name.endsWith('.patch'),
+    );
     expect(patches.sort()).toEqual([
       `express-openapi-validator+${installed.version}+001+route-matcher-cache.patch`,
       `express-openapi-validator+${installed.version}+002+cache-keys-without-client-content-type.patch`,

@@ -1,8 +1,12 @@
 // deploy/haproxy.cfg is what deploy/haproxy-config.ts writes for three instances, HAProxy takes it,
-// its drain delay outlasts its checks; npm run cluster refuses what it cannot run in one line, gives
-// its instances the balancer's address for the URLs they print, and leaves no temporary folder.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// its drain delay outlasts its checks, and it limits connections per client address as the
+// instances do; npm run cluster refuses what it cannot run in one line, gives its instances the
+// balancer's address for the URLs they print, and leaves no temporary folder.
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { type AddressInfo, connect, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,6 +20,7 @@ import {
   SHUTDOWN_DELAY_MS,
 } from '../../deploy/haproxy-config.js';
 import { checkEnvironment, instanceEnvironment, parseClusterArgs } from '../../scripts/cluster.js';
+import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS } from '../../server/config.js';
 import { projectRoot } from '../support/process.js';
 
 const committed = join(projectRoot, 'deploy', 'haproxy.cfg');
@@ -40,6 +45,80 @@ describe('deploy/haproxy.cfg', () => {
     expect(SHUTDOWN_DELAY_MS).toBeGreaterThan(DETECTION_MS);
     expect(config).toContain(`${SHUTDOWN_DELAY_MS} ms`);
   });
+});
+
+/** A free loopback port (free when asked; HAProxy binds it right after). */
+async function freePort(): Promise<number> {
+  const server = createNetServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** A connection from `localAddress`; resolves with what it received once closed, or with undefined if still open after `ms`. */
+function connectionFrom(port: number, localAddress: string, request: string | undefined, ms: number) {
+  return new Promise<{ received: string | undefined; socket: ReturnType<typeof connect> }>((resolve) => {
+    const socket = connect({ port, host: '127.0.0.1', localAddress }, () => {
+      if (request !== undefined) socket.write(request);
+    });
+    let received = '';
+    const timer = setTimeout(() => resolve({ received: undefined, socket }), ms);
+    socket.on('data', (chunk) => (received += chunk.toString('utf8')));
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve({ received, socket });
+    });
+  });
+}
+
+describe('the per-address connection limit at the balancer', () => {
+  it("is the instances' MAX_CONNECTIONS_PER_ADDRESS, counted on a stick table and enforced as connections come", () => {
+    const config = readFileSync(committed, 'utf8');
+    expect(config).toContain('tcp-request connection track-sc0 src');
+    expect(config).toContain(
+      `tcp-request connection reject if { sc_conn_cur(0) gt ${DEFAULT_MAX_CONNECTIONS_PER_ADDRESS} }`,
+    );
+  });
+
+  it.skipIf(!haproxy && process.env.CI !== 'true')(
+    'closes the connections of an address past it, while another address is served',
+    async () => {
+      const LIMIT = 3;
+      const instance = createServer((_req, res) => res.end('hello')).listen(0, '127.0.0.1');
+      await once(instance, 'listening');
+      const dir = mkdtempSync(join(tmpdir(), 'haproxy-limit-'));
+      const front = { host: '127.0.0.1', port: await freePort() };
+      const file = join(dir, 'haproxy.cfg');
+      const instances = [{ host: '127.0.0.1', port: (instance.address() as AddressInfo).port }];
+      writeFileSync(file, haproxyConfig({ front, instances, maxConnectionsPerAddress: LIMIT }));
+      const balancer = spawn('haproxy', ['-db', '-f', file]);
+      const held: ReturnType<typeof connect>[] = [];
+      try {
+        const get = (from: string) =>
+          connectionFrom(front.port, from, `GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`, 5000);
+        await expect
+          .poll(async () => (await get('127.0.0.1')).received?.split('\r\n')[0], { timeout: 10_000 })
+          .toBe('HTTP/1.1 200 OK');
+        for (let i = 0; i < LIMIT; i++) {
+          const idle = await connectionFrom(front.port, '127.0.0.2', undefined, 300);
+          held.push(idle.socket);
+          expect(idle.received).toBeUndefined();
+        }
+        const past = await get('127.0.0.2');
+        held.push(past.socket);
+        expect(past.received).toBe('');
+        expect((await get('127.0.0.1')).received).toMatch(/^HTTP\/1.1 200 OK[\s\S]*hello$/);
+      } finally {
+        for (const socket of held) socket.destroy();
+        balancer.kill('SIGKILL');
+        instance.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    30_000,
+  );
 });
 
 describe('npm run cluster', () => {

@@ -72,7 +72,8 @@ describe('config rules of a destination type', () => {
 });
 
 describe('the field errors of a destination update', () => {
-  const HEADER = 'tok_0123456789abcdef';
+  // Long enough for its mask to show its ends (tok_...cdef).
+  const HEADER = 'tok_0123456789abcdef0123456789abcdef';
   const current: StoredDestination = {
     id: '7019b9f2-c5e6-4f46-873e-55a17bb095a3',
     workspace_id: '0f3e9a1c-2b4d-4e6f-8a0b-1c2d3e4f5a6b',

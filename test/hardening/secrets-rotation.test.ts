@@ -22,7 +22,8 @@ describe('rotate-secrets-key', () => {
     ).rawKey;
     const ids: string[] = [];
     for (let i = 0; i < 150; i++) {
-      const secret = `sk-lf-rotate-${i}-0123456789abcdef`;
+      // Long enough (32 characters or more) to be shown as its ends rather than as ********.
+      const secret = `sk-lf-rotate-${i}-0123456789abcdef0123456789`;
       ids.push(
         (
           await createDestination(
@@ -93,7 +94,9 @@ describe('rotate-secrets-key', () => {
     expect(rows).toHaveLength(150);
     for (const row of rows) {
       expect(newOnly.isCurrent(row.config_sealed)).toBe(true);
-      expect(JSON.parse(newOnly.open(row.config_sealed)).secretKey).toMatch(/^sk-lf-rotate-\d+-0123456789abcdef$/);
+      expect(JSON.parse(newOnly.open(row.config_sealed)).secretKey).toMatch(
+        /^sk-lf-rotate-\d+-0123456789abcdef0123456789$/,
+      );
     }
     const again = await runEntry('server/cli.ts', ['rotate-secrets-key'], {
       DATABASE_URL: databaseUrl,

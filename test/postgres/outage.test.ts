@@ -2,17 +2,21 @@
 // Retry-After within a second and /readyz says not ready; service resumes by itself.
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Store } from '../../server/store/index.js';
 import { createPostgresDatabase, type TestDatabase } from '../support/database.js';
 import { call, createWorkspace, startTestServer, type TestServer, type Workspace } from '../support/server.js';
 
 class TcpProxy {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
+  private readonly pairs = new Set<[Socket, Socket]>();
+  private frozen = false;
   port = 0;
 
   constructor(private readonly target: { host: string; port: number }) {}
 
   async start(): Promise<void> {
+    this.frozen = false;
     this.server = createServer((client) => {
       const upstream = connect(this.target.port, this.target.host);
       for (const socket of [client, upstream]) {
@@ -21,9 +25,24 @@ class TcpProxy {
         socket.on('error', () => undefined);
       }
       client.pipe(upstream).pipe(client);
+      const pair: [Socket, Socket] = [client, upstream];
+      this.pairs.add(pair);
+      client.on('close', () => this.pairs.delete(pair));
+      if (this.frozen) this.freeze();
     });
     await new Promise<void>((resolve) => this.server?.listen(this.port, '127.0.0.1', resolve));
     this.port = (this.server.address() as { port: number }).port;
+  }
+
+  /** Forwards nothing any more, on open and new connections alike, and closes none: a database that hangs. */
+  freeze(): void {
+    this.frozen = true;
+    for (const [client, upstream] of this.pairs) {
+      client.unpipe(upstream);
+      upstream.unpipe(client);
+      client.pause();
+      upstream.pause();
+    }
   }
 
   /** Refuses new connections and cuts the open ones. */
@@ -85,5 +104,52 @@ describe('database outage', () => {
     }
     expect(recovered).toBe(true);
     expect((await call(server, 'GET', '/readyz')).status).toBe(200);
+  }, 30_000);
+});
+
+describe('a database that hangs', () => {
+  it('answers 503 to a request queued behind connections that never come back, within about the connect timeout', async () => {
+    // Its own server: two connections, and 500 ms without one coming back counts as unreachable.
+    const viaProxy = new URL(database.url);
+    viaProxy.hostname = '127.0.0.1';
+    viaProxy.port = String(proxy.port);
+    const small = await startTestServer({
+      databaseUrl: viaProxy.toString(),
+      databaseOptions: { poolSize: 2, connectTimeoutMs: 500 },
+    });
+    const figures = (store: Store) => store.poolFigures() ?? { total: 0, idle: 0, waiting: 0, max: 0 };
+    const list = () => call(small, 'GET', '/api/v1/presets/none/versions', { key: workspace.standardKey });
+    try {
+      for (let attempt = 0; attempt < 20 && figures(small.store).total < 2; attempt++) {
+        expect((await Promise.all([list(), list(), list(), list()])).map((answer) => answer.status)).toEqual([
+          404, 404, 404, 404,
+        ]);
+      }
+      expect(figures(small.store)).toMatchObject({ total: 2, idle: 2 });
+
+      proxy.freeze();
+      // Two requests take the two connections, and hang with the database.
+      const hanging = [list(), list()];
+      for (let attempt = 0; attempt < 100 && figures(small.store).idle > 0; attempt++)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(figures(small.store).idle).toBe(0);
+
+      const started = performance.now();
+      const queued = await list();
+      const elapsed = performance.now() - started;
+      expect(queued.status).toBe(503);
+      expect(Number(queued.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(elapsed).toBeGreaterThanOrEqual(400);
+      expect(elapsed).toBeLessThan(5000);
+
+      // Cut, the hanging ones end too, with 503.
+      await proxy.stop();
+      expect((await Promise.all(hanging)).map((answer) => answer.status)).toEqual([503, 503]);
+      expect(small.serverErrors()).toEqual([]);
+    } finally {
+      await proxy.stop();
+      await proxy.start();
+      await small.close();
+    }
   }, 30_000);
 });

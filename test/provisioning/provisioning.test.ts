@@ -2,7 +2,9 @@
 // answers with: the bounds come from openapi.yaml, not from constants of its own.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FieldValidationError } from '../../server/domain/field-errors.js';
+import { MAX_CONFIG_JSON_LENGTH } from '../../server/domain/presets.js';
 import { addPresetVersion, createDestination, createKey } from '../../server/provisioning/index.js';
+import { nodeAt } from '../../server/spec.js';
 import { destinationTypes, startTestServer, type TestServer } from '../support/server.js';
 import { spec } from '../support/spec.js';
 
@@ -88,5 +90,20 @@ describe('provisioning', () => {
     expect(
       (await fieldErrors(addPresetVersion(server.store, { ...version, slug: 'Not a slug' }, now))).map((e) => e.path),
     ).toEqual(['/slug']);
+  });
+
+  it('bounds a config by the length of its JSON, as PresetConfig says', async () => {
+    expect(nodeAt(spec, '#/components/schemas/PresetConfig/description')).toContain(
+      `at most ${MAX_CONFIG_JSON_LENGTH.toLocaleString('en')} characters`,
+    );
+    const version = { workspaceId, slug: 'sized', creatorId: 'user_1' };
+    const notes = (length: number) => 'n'.repeat(length - JSON.stringify({ notes: '' }).length);
+    const now = server.clock.now();
+    await addPresetVersion(server.store, { ...version, config: { notes: notes(MAX_CONFIG_JSON_LENGTH) } }, now);
+    expect(
+      await fieldErrors(
+        addPresetVersion(server.store, { ...version, config: { notes: notes(MAX_CONFIG_JSON_LENGTH + 1) } }, now),
+      ),
+    ).toEqual([{ path: '/config', message: `must be at most ${MAX_CONFIG_JSON_LENGTH} characters written as JSON` }]);
   });
 });

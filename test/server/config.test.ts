@@ -1,8 +1,19 @@
 // The configuration read from the environment: the defaults the README documents, every variable
 // taken as written, and the one-line error a bad value stops the server with.
+
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type Config, ConfigError, developmentKeyFile, loadConfig } from '../../server/config.js';
+import {
+  type Config,
+  ConfigError,
+  DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+  defaultMaxConnections,
+  developmentKeyFile,
+  loadConfig,
+  openFileLimit,
+} from '../../server/config.js';
 
 const key = Buffer.alloc(32, 1);
 const otherKey = Buffer.alloc(32, 2);
@@ -41,7 +52,13 @@ const defaults: Config = {
   trustProxy: false,
   redisUrl: undefined,
   corsOrigins: [],
-  http: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 },
+  http: {
+    headersTimeoutMs: 10_000,
+    requestTimeoutMs: 30_000,
+    keepAliveTimeoutMs: 5_000,
+    maxConnections: defaultMaxConnections(),
+    maxConnectionsPerAddress: 128,
+  },
   shutdownDelayMs: 5_000,
   validateResponses: true,
   metricsPort: undefined,
@@ -61,6 +78,8 @@ const everyVariable = [
   'HEADERS_TIMEOUT_MS',
   'REQUEST_TIMEOUT_MS',
   'KEEP_ALIVE_TIMEOUT_MS',
+  'MAX_CONNECTIONS',
+  'MAX_CONNECTIONS_PER_ADDRESS',
   'NODE_ENV',
   'LOG_LEVEL',
   'SHUTDOWN_DELAY_MS',
@@ -94,6 +113,8 @@ describe('the configuration', () => {
         HEADERS_TIMEOUT_MS: '2000',
         REQUEST_TIMEOUT_MS: '3000',
         KEEP_ALIVE_TIMEOUT_MS: '4000',
+        MAX_CONNECTIONS: '900',
+        MAX_CONNECTIONS_PER_ADDRESS: '20',
         NODE_ENV: 'production',
         LOG_LEVEL: 'warn',
         SHUTDOWN_DELAY_MS: '0',
@@ -116,7 +137,13 @@ describe('the configuration', () => {
       trustProxy: 'loopback',
       redisUrl: 'redis://127.0.0.1:6379',
       corsOrigins: ['https://console.example.com'],
-      http: { headersTimeoutMs: 2000, requestTimeoutMs: 3000, keepAliveTimeoutMs: 4000 },
+      http: {
+        headersTimeoutMs: 2000,
+        requestTimeoutMs: 3000,
+        keepAliveTimeoutMs: 4000,
+        maxConnections: 900,
+        maxConnectionsPerAddress: 20,
+      },
       shutdownDelayMs: 0,
       validateResponses: false,
       metricsPort: 9464,
@@ -214,12 +241,48 @@ describe('the positive integers', () => {
     ['HEADERS_TIMEOUT_MS', (config) => config.http.headersTimeoutMs],
     ['REQUEST_TIMEOUT_MS', (config) => config.http.requestTimeoutMs],
     ['KEEP_ALIVE_TIMEOUT_MS', (config) => config.http.keepAliveTimeoutMs],
+    ['MAX_CONNECTIONS', (config) => config.http.maxConnections],
   ])('%s takes 1 and up, and refuses 0, negatives, fractions and words', (name, read) => {
     expect(read(configOf({ [name]: '1' }))).toBe(1);
     expect(read(configOf({ [name]: '250' }))).toBe(250);
     for (const value of ['0', '-3', '1.5', 'ten']) {
       expect(configErrorOf({ [name]: value })).toBe(`${name} must be a positive integer, got "${value}"`);
     }
+  });
+});
+
+describe('the connection limits', () => {
+  it('MAX_CONNECTIONS_PER_ADDRESS takes 0 (no limit) and up, and refuses negatives, fractions and words', () => {
+    expect(DEFAULT_MAX_CONNECTIONS_PER_ADDRESS).toBe(128);
+    expect(configOf({ MAX_CONNECTIONS_PER_ADDRESS: '0' }).http.maxConnectionsPerAddress).toBe(0);
+    expect(configOf({ MAX_CONNECTIONS_PER_ADDRESS: '7' }).http.maxConnectionsPerAddress).toBe(7);
+    for (const value of ['-1', '2.5', 'many']) {
+      expect(configErrorOf({ MAX_CONNECTIONS_PER_ADDRESS: value })).toBe(
+        `MAX_CONNECTIONS_PER_ADDRESS must be an integer of 0 or more, got "${value}"`,
+      );
+    }
+  });
+
+  it('MAX_CONNECTIONS is by default the open-file limit less a tenth (at least 64), at most 10,000', () => {
+    expect([256, 1024, 2048, 20_000, 1_048_576, 60].map((limit) => defaultMaxConnections(limit))).toEqual([
+      192, 922, 1844, 10_000, 10_000, 1,
+    ]);
+  });
+
+  it("reads the open-file limit from the process's limits, and knows none when they cannot be read", () => {
+    const limits = join(mkdtempSync(join(tmpdir(), 'limits-')), 'limits');
+    writeFileSync(
+      limits,
+      [
+        'Limit                     Soft Limit           Hard Limit           Units',
+        'Max processes             95000                95000                processes',
+        'Max open files            2048                 4096                 files',
+      ].join('\n'),
+    );
+    expect(openFileLimit(limits)).toBe(2048);
+    writeFileSync(limits, 'Max open files            unlimited            unlimited            files\n');
+    expect(openFileLimit(limits)).toBeUndefined();
+    expect(openFileLimit(join(limits, 'none'))).toBeUndefined();
   });
 });
 

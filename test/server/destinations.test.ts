@@ -21,7 +21,7 @@ let workspace: Workspace;
 let otherWorkspace: Workspace;
 const dataDir = mkdtempSync(join(tmpdir(), 'destinations-test-'));
 
-const PUBLIC_KEY = 'pk-lf-1234567890abcdEfGh';
+const PUBLIC_KEY = 'pk-lf-1234567890abcdef-1234567890abcdEfGh';
 const SECRET_KEY = 'sk-lf-0b7e2f4c9a1d4e6b8c3f5a7d9e1b2c4d';
 const LANGFUSE_CONFIG = { baseUrl: 'https://cloud.langfuse.com', publicKey: PUBLIC_KEY, secretKey: SECRET_KEY };
 const START = '2026-11-18T12:00:00.000Z';
@@ -148,17 +148,24 @@ describe('updateObservabilityDestination', () => {
 
     it('replaces a secret given in full and returns it masked', async () => {
       const destination = await newDestination();
-      const response = await patch(destination.id, { config: { secretKey: 'sk-lf-new-secret-value-XyZ9' } });
+      const secret = 'sk-lf-new-secret-value-0123456789-XyZ9';
+      const response = await patch(destination.id, { config: { secretKey: secret } });
       expect(response.body.data.config.secretKey).toBe('sk-l...XyZ9');
-      expect((await stored(destination.id)).state.config.secretKey).toBe('sk-lf-new-secret-value-XyZ9');
+      expect((await stored(destination.id)).state.config.secretKey).toBe(secret);
     });
 
-    it('masks a secret of 12 characters or fewer entirely', async () => {
+    it('masks a secret shorter than 32 characters entirely, and keeps it when that mask is sent back', async () => {
       const destination = await newDestination();
-      const response = await patch(destination.id, { config: { publicKey: 'pk-123456789' } });
+      const [below, shortest] = ['pk-lf-0123456789abcdef012345678', 'pk-lf-0123456789abcdef0123456789'];
+      expect([below.length, shortest.length]).toEqual([31, 32]);
+      const response = await patch(destination.id, { config: { publicKey: below } });
       expect(response.body.data.config.publicKey).toBe('********');
-      const longer = await patch(destination.id, { config: { publicKey: 'pk-1234567890' } });
-      expect(longer.body.data.config.publicKey).toBe('pk-1...7890');
+      const sentBack = await patch(destination.id, { config: { publicKey: '********' } });
+      expect([sentBack.status, sentBack.body.data.updated_at]).toEqual([200, response.body.data.updated_at]);
+      expect(sentBack.headers.get('etag')).toBe(response.headers.get('etag'));
+      expect((await stored(destination.id)).state.config.publicKey).toBe(below);
+      const longer = await patch(destination.id, { config: { publicKey: shortest } });
+      expect(longer.body.data.config.publicKey).toBe('pk-l...6789');
     });
 
     it('ignores a secret sent back exactly as its mask, and changes nothing', async () => {
@@ -201,7 +208,7 @@ describe('updateObservabilityDestination', () => {
     it('checks values against the rules of the type (newrelic region us|eu)', async () => {
       const destination = await newDestination({
         type: 'newrelic',
-        config: { licenseKey: 'nr-license-0123456789abcdef', region: 'us' },
+        config: { licenseKey: 'nr-license-0123456789abcdef0123456789abcdef', region: 'us' },
       });
       const bad = await patch(destination.id, { config: { region: 'asia' } });
       expect(bad.status).toBe(400);
@@ -213,7 +220,10 @@ describe('updateObservabilityDestination', () => {
     it('treats header values as secrets, masked and kept when sent back masked', async () => {
       const destination = await newDestination({
         type: 'webhook',
-        config: { url: 'https://hooks.example.com/llm', headers: { 'X-Token': 'token-0123456789abcdef' } },
+        config: {
+          url: 'https://hooks.example.com/llm',
+          headers: { 'X-Token': 'token-0123456789abcdef0123456789abcdef' },
+        },
       });
       const first = await patch(destination.id, {});
       expect(first.body.data.config).toEqual({
@@ -221,12 +231,12 @@ describe('updateObservabilityDestination', () => {
         headers: { 'X-Token': 'toke...cdef' },
       });
       const response = await patch(destination.id, {
-        config: { headers: { 'X-Token': 'toke...cdef', 'X-Other': 'other-secret-value-42' } },
+        config: { headers: { 'X-Token': 'toke...cdef', 'X-Other': 'other-secret-value-0123456789abcdef-42' } },
       });
-      expect(response.body.data.config.headers).toEqual({ 'X-Token': 'toke...cdef', 'X-Other': 'othe...e-42' });
+      expect(response.body.data.config.headers).toEqual({ 'X-Token': 'toke...cdef', 'X-Other': 'othe...f-42' });
       expect((await stored(destination.id)).state.config.headers).toEqual({
-        'X-Token': 'token-0123456789abcdef',
-        'X-Other': 'other-secret-value-42',
+        'X-Token': 'token-0123456789abcdef0123456789abcdef',
+        'X-Other': 'other-secret-value-0123456789abcdef-42',
       });
     });
 

@@ -201,14 +201,16 @@ describe('request errors', () => {
   );
 
   // Every path of the spec, called with each method it does not take, its parameters set to their examples.
+  // A path takes HEAD where it takes GET (openapi.yaml, "HEAD").
   const methodsNotTaken = Object.keys(spec.paths).flatMap((template) => {
     const entries = specOperations(spec).filter((entry) => entry.template === template);
     const [first] = entries;
     if (!first) return [];
     const examples = Object.fromEntries(first.parameters.map((p) => [p.name, String(p.example ?? p.name)]));
     const path = operationPath(spec, first.operation.operationId, examples);
-    const taken = entries.map((entry) => entry.method.toUpperCase());
-    return ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
+    const operationMethods = entries.map((entry) => entry.method.toUpperCase());
+    const taken = operationMethods.includes('GET') ? [...operationMethods, 'HEAD'] : operationMethods;
+    return ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']
       .filter((method) => !taken.includes(method))
       .map((method) => [method, path, taken.sort().join(', ')] as const);
   });
@@ -216,7 +218,11 @@ describe('request errors', () => {
   it.each(methodsNotTaken)('answers %s %s with 405 and Allow: %s', async (method, path, allow) => {
     const { server, workspace } = await setUp();
     const response = await call(server, method, path, { key: workspace.managementKey });
-    expectEnvelope(response, 405);
+    if (method === 'HEAD') {
+      // The envelope's headers, without the envelope.
+      expect([response.status, response.body]).toEqual([405, '']);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    } else expectEnvelope(response, 405);
     // In any order: the methods, not their order, are the contract.
     expect((response.headers.get('allow') ?? '').split(', ').sort().join(', ')).toBe(allow);
   });

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_CONFIG_JSON_LENGTH, PAGE_CHARACTER_BUDGET } from '../../server/domain/presets.js';
 import { addPresetVersion } from '../../server/provisioning/index.js';
+import { escapePointer, nodeAt } from '../../server/spec.js';
 import { boundaryCases, toQueryValue } from '../support/boundaries.js';
 import { call, createWorkspace, startTestServer, type TestServer, type Workspace } from '../support/server.js';
+import { findOperation, spec } from '../support/spec.js';
 
 let server: TestServer;
 let workspace: Workspace;
@@ -130,5 +133,53 @@ describe('listPresetVersions', () => {
         expect(response.body.error.metadata.errors.map((e: { path: string }) => e.path)).toContain(testCase.errorPath);
       }
     });
+  });
+});
+
+describe('a page of large versions', () => {
+  const LARGE = 'large-prompts';
+  const LARGE_COUNT = 12;
+  // Each version is as large as its system prompt lets it be: 100,000 characters and `{}` (2).
+  const promptLength = Number(nodeAt(spec, '#/components/schemas/PresetVersion/properties/system_prompt/maxLength'));
+  const versionSize = promptLength + 2;
+  const fitting = Math.ceil(PAGE_CHARACTER_BUDGET / versionSize);
+
+  beforeAll(async () => {
+    for (let i = 1; i <= LARGE_COUNT; i++) {
+      await addPresetVersion(
+        server.store,
+        {
+          workspaceId: workspace.id,
+          slug: LARGE,
+          config: {},
+          systemPrompt: `${i}`.padEnd(promptLength, 'p'),
+          creatorId: 'u',
+        },
+        server.clock.now(),
+      );
+    }
+  });
+
+  it('is stated in the contract: the budget of a page, and the length of a config', () => {
+    const { path, method } = findOperation('listPresetVersions');
+    const description = String(nodeAt(spec, `#/paths/${escapePointer(path)}/${method}/description`));
+    expect(description).toContain(PAGE_CHARACTER_BUDGET.toLocaleString('en'));
+    expect(description).toContain(MAX_CONFIG_JSON_LENGTH.toLocaleString('en'));
+  });
+
+  it('ends before the version that would take it past the budget, and the next page goes on from there', async () => {
+    expect(fitting).toBeLessThan(LARGE_COUNT);
+    const first = await list('?limit=100', workspace.standardKey, LARGE);
+    const versions = (response: typeof first) => response.body.data.map((v: { version: number }) => v.version);
+    expect(versions(first)).toEqual(Array.from({ length: fitting }, (_, i) => i + 1));
+    expect(first.body.total_count).toBe(LARGE_COUNT);
+    const next = await list(`?offset=${fitting}&limit=100`, workspace.standardKey, LARGE);
+    expect(versions(next)).toEqual(Array.from({ length: LARGE_COUNT - fitting }, (_, i) => fitting + i + 1));
+  });
+
+  it('holds its first version whatever its size', async () => {
+    const preset = await server.store.presets.findBySlug(workspace.id, LARGE);
+    const page = await server.store.presets.pageOfVersions(preset?.id ?? '', 3, 100, 1);
+    expect(page.map((v) => v.version)).toEqual([4]);
   });
 });

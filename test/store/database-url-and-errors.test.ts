@@ -216,6 +216,7 @@ describe('errors that mean the database cannot serve now', () => {
     'Connection was closed by the server',
     'the connection has ended',
     'Client has encountered a connection error and is not queryable',
+    'timeout expired',
   ])('include the driver message "%s", whatever its code', (message) => {
     expect(isDatabaseUnavailable(new Error(message))).toBe(true);
     expect(isDatabaseUnavailable({ code: 'XX000', message })).toBe(true);
@@ -224,6 +225,7 @@ describe('errors that mean the database cannot serve now', () => {
   it.each([
     ['a failed constraint', { code: 'SQLITE_CONSTRAINT_UNIQUE', message: 'UNIQUE constraint failed: api_keys.hash' }],
     ['a SQL error', { code: 'SQLITE_ERROR', message: 'no such column: x' }],
+    ['a message that merely ends like the client timeout', { code: '55P03', message: 'lock timeout expired' }],
     [
       'a failed constraint of node:sqlite',
       { code: 'ERR_SQLITE_ERROR', errcode: 2067, message: 'UNIQUE constraint failed' },

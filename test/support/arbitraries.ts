@@ -29,7 +29,26 @@ const text = (minLength: number, maxLength: number) =>
   fc.string({
     unit: fc.oneof(
       { weight: 4, arbitrary: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789-_./:') },
-      { weight: 1, arbitrary: fc.constantFrom('é', 'ß', '中', '🙂', ' ', '"', '\\') },
+      {
+        weight: 1,
+        // Beyond ASCII: a combining accent, zero-width and direction marks, U+2028, the last code
+        // point, U+FFFD itself: text every database stores as it is.
+        arbitrary: fc.constantFrom(
+          'é',
+          'ß',
+          '中',
+          '🙂',
+          ' ',
+          '"',
+          '\\',
+          '\u0301',
+          '\u200b',
+          '\u202e',
+          '\u2028',
+          '\u{10ffff}',
+          '\ufffd',
+        ),
+      },
     ),
     minLength,
     maxLength,
@@ -52,12 +71,27 @@ function stringArbitrary(schema: Schema, options: GenerationOptions): fc.Arbitra
   );
 }
 
+/** Numbers at the edges of a double: its signed zero, the smallest and largest magnitudes. */
+const EDGE_NUMBERS = [
+  -0,
+  0,
+  Number.MIN_VALUE,
+  -Number.MIN_VALUE,
+  1e-300,
+  -1e-300,
+  1e300,
+  -1e300,
+  Number.MAX_VALUE,
+  -Number.MAX_VALUE,
+];
+
 function numberArbitrary(schema: Schema, integer: boolean): fc.Arbitrary<number> {
-  const min = (schema.minimum as number | undefined) ?? (integer ? -1_000_000 : -1e9);
-  const max = (schema.maximum as number | undefined) ?? (integer ? 1_000_000 : 1e9);
+  const min = (schema.minimum as number | undefined) ?? (integer ? -1_000_000 : -Number.MAX_VALUE);
+  const max = (schema.maximum as number | undefined) ?? (integer ? 1_000_000 : Number.MAX_VALUE);
   const inside = integer ? fc.integer({ min, max }) : fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
+  const edges = integer ? [] : EDGE_NUMBERS.filter((edge) => edge >= min && edge <= max);
   // The bounds themselves are where off-by-one mistakes live.
-  return fc.oneof({ weight: 1, arbitrary: fc.constantFrom(min, max) }, { weight: 4, arbitrary: inside });
+  return fc.oneof({ weight: 1, arbitrary: fc.constantFrom(min, max, ...edges) }, { weight: 4, arbitrary: inside });
 }
 
 function objectArbitrary(schema: Schema, options: GenerationOptions): fc.Arbitrary<unknown> {
@@ -132,4 +166,19 @@ export function configSchemaName(destinationType: string): string {
 export const semanticRules = {
   /** A secret must not have the shape of a mask (it would be refused, as documented). */
   secret: text(1, 60).filter((value) => !value.includes('...') && !/^\*+$/.test(value)),
+  /** Text no database stores as sent, refused wherever it is: U+0000, or a surrogate outside a pair. */
+  unstorable: fc
+    .tuple(text(0, 8), fc.constantFrom('\u0000', '\ud800', '\udbff', '\udc00', '\udfff'), text(0, 8))
+    // A high surrogate before a low one would make a pair: the parts are kept apart by a letter.
+    .map(([before, bad, after]) => `${before}x${bad}x${after}`),
 };
+
+const MINUS_ZERO = '\u2603minus-zero\u2603';
+
+/** The JSON text of a value as a client may write it: -0 stays `-0` (JSON.stringify writes 0). */
+export function wireJson(value: unknown): string {
+  return JSON.stringify(value, (_key, member: unknown) => (Object.is(member, -0) ? MINUS_ZERO : member)).replaceAll(
+    `"${MINUS_ZERO}"`,
+    '-0',
+  );
+}

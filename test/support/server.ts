@@ -11,10 +11,11 @@ import { createMetrics, type Metrics } from '../../server/http/metrics.js';
 import { type RateLimitOptions, UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
 import { createDestination, createKey } from '../../server/provisioning/index.js';
 import { loadSpec, type OpenApiDocument } from '../../server/spec.js';
+import type { DatabaseOptions } from '../../server/store/connection.js';
 import { openStore, type Store } from '../../server/store/index.js';
 import { contractRecorder } from './contract-coverage.js';
 import { createTestDatabase } from './database.js';
-import { listenOnLoopback } from './listen.js';
+import { listenOnLoopback, listenWithHttpServer } from './listen.js';
 
 export const spec = loadSpec();
 export const destinationTypes = loadDestinationTypeRules(spec);
@@ -74,6 +75,10 @@ export interface TestServerOptions {
   spec?: OpenApiDocument;
   /** Prometheus metrics, as METRICS_PORT turns them on; off unless a test sets it. */
   metrics?: boolean;
+  /** Served by the server's own HTTP server (server/http/http-server.ts), not a bare node:http one. */
+  httpServer?: boolean;
+  /** The database's options (PostgreSQL's pool size and connect timeout); the defaults unless a test sets them. */
+  databaseOptions?: DatabaseOptions;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -81,7 +86,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const database = options.databaseUrl
     ? { url: options.databaseUrl, drop: async () => undefined }
     : await createTestDatabase();
-  const realStore = await openStore(database.url, secrets);
+  const realStore = await openStore(database.url, secrets, options.databaseOptions);
   const store = options.store ? options.store(realStore) : realStore;
   const clock = new TestClock(new Date(options.now ?? '2026-11-18T12:00:00.000Z'));
   const logs: LogEntry[] = [];
@@ -105,7 +110,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.trustProxy !== undefined && { trustProxy: options.trustProxy }),
     corsOrigins: options.corsOrigins ?? [],
   });
-  const listening = await listenOnLoopback(app);
+  const listening = options.httpServer ? await listenWithHttpServer(app) : await listenOnLoopback(app);
   listening.server.on('request', contractRecorder(options.spec ?? spec));
   return {
     baseUrl: listening.baseUrl,

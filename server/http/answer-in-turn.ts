@@ -1,0 +1,59 @@
+// One answer at a time on a connection. Node's HTTP server hands over every request it parses at
+// once, pipelined ones included, and keeps each answer that cannot go out yet in memory: a client
+// that pipelines requests for large pages and never reads would make the server build and hold
+// every answer. Here a connection's next request waits, and the connection stops being read,
+// until the answer before it is written out: its 'finish' comes once its last byte is handed to
+// the kernel, which does not happen while the client reads nothing. So a connection holds at most
+// one answer, plus the requests parsed from the data already read.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+
+type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+
+interface Turns {
+  answering: boolean;
+  waiting: [IncomingMessage, ServerResponse][];
+}
+
+/** `serve`, called for one request of a connection at a time, in the order they came. */
+export function answerInTurn(serve: Listener): Listener {
+  const connections = new WeakMap<Socket, Turns>();
+
+  const start = (socket: Socket, turns: Turns, req: IncomingMessage, res: ServerResponse) => {
+    turns.answering = true;
+    let ended = false;
+    const next = () => {
+      if (ended) return;
+      ended = true;
+      turns.answering = false;
+      // A connection that closed leaves its waiting requests unanswered: nobody is there to read.
+      if (socket.destroyed) {
+        turns.waiting.length = 0;
+        return;
+      }
+      const following = turns.waiting.shift();
+      if (following) start(socket, turns, ...following);
+      // Node keeps its own pause (a response it buffers) over this resume.
+      else socket.resume();
+    };
+    // 'close' alone when the connection went first.
+    res.once('finish', next);
+    res.once('close', next);
+    serve(req, res);
+  };
+
+  return (req, res) => {
+    const { socket } = req;
+    let turns = connections.get(socket);
+    if (!turns) {
+      turns = { answering: false, waiting: [] };
+      connections.set(socket, turns);
+    }
+    if (!turns.answering) {
+      start(socket, turns, req, res);
+      return;
+    }
+    turns.waiting.push([req, res]);
+    socket.pause();
+  };
+}

@@ -1,0 +1,79 @@
+// Amplification: no body within the byte limit costs the server more than a bound of CPU time,
+// whatever it is made of: for every array, object and string of every request body the spec
+// declares, bodies at the limit of the cheapest elements to send and the most expensive to check
+// (bench/amplification-vectors.ts), with a key and without; and a plain request sent meanwhile by
+// another client is not held up. The server runs in production mode in a process of its own.
+// `npm run bench -- --amplification` measures the same on the build, for BENCHMARKS.md.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AmplificationRow, latencyMeanwhile, measureAmplification } from '../../bench/amplification.js';
+import { amplificationBodies } from '../../bench/amplification-vectors.js';
+import { SOURCE_SCRIPTS, seededServer } from '../../bench/hostile.js';
+import { stopServer } from '../../bench/processes.js';
+import { BODY_LIMIT_BYTES } from '../../server/app.js';
+import { spec } from '../support/spec.js';
+
+// The target is 50 ms of server CPU for any body within the limit on an idle machine; a test run
+// shares two cores with other suites, which stretches CPU time too. Before the fix, bodies of this
+// suite took from 0.2 s to minutes.
+const MAX_CPU_MS = 75;
+// A plain request waits at most for the hostile requests ahead of it on the event loop.
+const MAX_PLAIN_LATENCY_MS = 500;
+
+let started: Awaited<ReturnType<typeof seededServer>>;
+let rows: AmplificationRow[];
+
+beforeAll(async () => {
+  started = await seededServer(SOURCE_SCRIPTS);
+  rows = await measureAmplification(started.server, started.target, { count: 3, concurrency: 1 });
+}, 300_000);
+afterAll(() => stopServer(started.server));
+
+describe('bodies at the byte limit', () => {
+  it('cover every array, object and string of every request body the spec declares, with a key and without', () => {
+    const expected = amplificationBodies(spec, BODY_LIMIT_BYTES).flatMap(({ entry, bodies }) =>
+      bodies.flatMap((b) => [true, false].map((withKey) => `${entry.operation.operationId} ${b.shape} ${withKey}`)),
+    );
+    expect(expected.length).toBeGreaterThan(20);
+    expect(rows.map((r) => `${r.operationId} ${r.shape} ${r.withKey}`).sort()).toEqual(expected.sort());
+    for (const row of rows) expect(row.bytes).toBeLessThanOrEqual(BODY_LIMIT_BYTES);
+  });
+
+  it(`are each answered in the envelope within ${MAX_CPU_MS} ms of server CPU, never 5xx`, () => {
+    const costly = rows.filter((r) => r.cpuUs > MAX_CPU_MS * 1000 || r.serverErrors > 0);
+    expect(
+      costly.map((r) => `${r.shape} (key: ${r.withKey}): ${(r.cpuUs / 1000).toFixed(1)} ms, ${r.statuses}`),
+    ).toEqual([]);
+  });
+
+  it('without a key are refused before they are read: 401, at the cost of a plain refusal', () => {
+    for (const row of rows.filter((r) => !r.withKey)) {
+      expect(row.statuses).toMatch(/^401×\d+$/);
+      expect(row.cpuUs).toBeLessThan(row.plainCpuUs * 3);
+    }
+  });
+
+  it(`hold up a plain request sent meanwhile by at most ${MAX_PLAIN_LATENCY_MS} ms`, async () => {
+    const costliest = rows.filter((r) => r.withKey).reduce((a, b) => (b.cpuUs > a.cpuUs ? b : a));
+    const { bodies } = amplificationBodies(spec, BODY_LIMIT_BYTES)[0] ?? { bodies: [] };
+    const body = bodies.find((b) => b.shape === costliest.shape)?.body ?? '';
+    const { target, server } = started;
+    const plain = {
+      method: 'GET',
+      path: `/api/v1/keys/${target.keyHash}`,
+      headers: { authorization: `Bearer ${target.managementKey}` },
+    };
+    const hostile = {
+      method: 'PATCH',
+      path: `/api/v1/observability/destinations/${target.destinationId}`,
+      headers: {
+        authorization: `Bearer ${target.managementKey}`,
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+      },
+      body,
+    };
+    const latency = await latencyMeanwhile(server, plain, hostile, { count: 40, concurrency: 2 });
+    expect(latency.plainRequests).toBeGreaterThan(5);
+    expect(latency.maxMs, `${costliest.shape}: ${JSON.stringify(latency)}`).toBeLessThan(MAX_PLAIN_LATENCY_MS);
+  }, 120_000);
+});

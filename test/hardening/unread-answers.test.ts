@@ -1,0 +1,133 @@
+// Answers a client does not read cost bounded memory. Clients pipeline requests for the largest
+// page the contract allows on several connections and never read: the server, in production mode
+// in a process of its own, takes the next request of a connection only once the answer before it
+// is written out, so its RSS grows by a bounded amount, and another client is still served at once.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rssMb } from '../../bench/processes.js';
+import { MAX_CONFIG_JSON_LENGTH } from '../../server/domain/presets.js';
+import { createSecretBox } from '../../server/domain/secrets.js';
+import { addPresetVersion } from '../../server/provisioning/index.js';
+import { nodeAt, operationPath } from '../../server/spec.js';
+import { openStore } from '../../server/store/index.js';
+import { type ServerProcess, startServerProcess } from '../support/process.js';
+import { createWorkspace } from '../support/server.js';
+import { findOperation, spec } from '../support/spec.js';
+
+const CLIENTS = 4;
+const PIPELINED = 60;
+const MAX_RSS_GROWTH_MB = 150;
+const PLAIN_ANSWER_MS = 1000;
+
+const limitSchema = findOperation('listPresetVersions').parameters.find((p) => p.name === 'limit')?.schema;
+const largestLimit = Number(limitSchema?.maximum);
+const promptLength = Number(nodeAt(spec, '#/components/schemas/PresetVersion/properties/system_prompt/maxLength'));
+
+/**
+ * The largest version the contract allows, in bytes of JSON: the longest system prompt, of
+ * characters that JSON escapes in 6 bytes each, and the longest config, of characters of 4 bytes.
+ */
+function largestVersion(i: number) {
+  const empty = JSON.stringify({ notes: '' }).length;
+  // An emoji is 2 UTF-16 units (what the config's length counts) and 4 bytes of UTF-8.
+  const notes = '\u{1F600}'.repeat(Math.floor((MAX_CONFIG_JSON_LENGTH - empty) / 2));
+  return { config: { notes }, systemPrompt: `${i}`.padEnd(promptLength, '\u0007') };
+}
+
+let server: ServerProcess;
+let standardKey: string;
+let pagePath: string;
+let plainPath: string;
+
+beforeAll(async () => {
+  const databaseUrl = `sqlite:${join(mkdtempSync(join(tmpdir(), 'unread-answers-')), 'api.db')}`;
+  const secretsKey = randomBytes(32);
+  const store = await openStore(databaseUrl, createSecretBox(secretsKey));
+  const now = new Date();
+  const workspace = await createWorkspace(store, now);
+  for (let i = 0; i < largestLimit; i++) {
+    const { config, systemPrompt } = largestVersion(i);
+    await addPresetVersion(
+      store,
+      { workspaceId: workspace.id, slug: 'large', config, systemPrompt, creatorId: 'u' },
+      now,
+    );
+  }
+  await addPresetVersion(store, { workspaceId: workspace.id, slug: 'small', config: {}, creatorId: 'u' }, now);
+  await store.close();
+  standardKey = workspace.standardKey;
+  pagePath = `${operationPath(spec, 'listPresetVersions', { slug: 'large' })}?limit=${largestLimit}`;
+  plainPath = operationPath(spec, 'listPresetVersions', { slug: 'small' });
+  server = await startServerProcess({
+    NODE_ENV: 'production',
+    DATABASE_URL: databaseUrl,
+    SECRETS_KEY: secretsKey.toString('base64'),
+  });
+}, 120_000);
+afterAll(() => server?.stop());
+
+async function timedGet(path: string): Promise<{ status: number; ms: number; bytes: number }> {
+  const startedAt = performance.now();
+  const response = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${standardKey}` } });
+  const bytes = (await response.arrayBuffer()).byteLength;
+  return { status: response.status, ms: performance.now() - startedAt, bytes };
+}
+
+/** A connection that sends `count` pipelined requests for `path` at once, then never reads. */
+function unreadPipeline(path: string, count: number): Promise<Socket> {
+  const { hostname, port } = new URL(server.url);
+  const request = `GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${standardKey}\r\n\r\n`;
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.pause();
+      socket.write(request.repeat(count));
+      resolve(socket);
+    });
+    socket.on('error', reject);
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('clients that pipeline requests for the largest page and never read', () => {
+  it(`grow the server's RSS by less than ${MAX_RSS_GROWTH_MB} MB, and another client is answered within ${PLAIN_ANSWER_MS} ms`, async () => {
+    // Warm: the largest page read in full, twice, so that what a first answer allocates is counted before.
+    const page = await timedGet(pagePath);
+    expect((await timedGet(pagePath)).status).toBe(200);
+    expect((await timedGet(plainPath)).status).toBe(200);
+    const pid = server.child.pid;
+    const before = rssMb(pid);
+    let peak = before;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, rssMb(pid));
+    }, 20);
+    const sockets: Socket[] = [];
+    try {
+      for (let i = 0; i < CLIENTS; i++) sockets.push(await unreadPipeline(pagePath, PIPELINED));
+      await sleep(500);
+      const plain = await timedGet(plainPath);
+      await sleep(3000);
+      const plainAfter = await timedGet(plainPath);
+      clearInterval(sampler);
+      peak = Math.max(peak, rssMb(pid));
+      const figures = {
+        pageMb: Number((page.bytes / 1e6).toFixed(1)),
+        rssBeforeMb: Math.round(before),
+        rssGrowthMb: Math.round(peak - before),
+        plainMs: Math.round(plain.ms),
+        plainAfterMs: Math.round(plainAfter.ms),
+      };
+      console.info(`unread pipelined pages: ${JSON.stringify(figures)}`);
+      expect([page.status, plain.status, plainAfter.status]).toEqual([200, 200, 200]);
+      expect(figures.rssGrowthMb, JSON.stringify(figures)).toBeLessThan(MAX_RSS_GROWTH_MB);
+      expect(Math.max(plain.ms, plainAfter.ms), JSON.stringify(figures)).toBeLessThan(PLAIN_ANSWER_MS);
+    } finally {
+      clearInterval(sampler);
+      for (const socket of sockets) socket.destroy();
+    }
+  }, 60_000);
+});
