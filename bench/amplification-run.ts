@@ -5,11 +5,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgsOrMessage } from '../scripts/cli-args.js';
-import { BODY_LIMIT_BYTES } from '../server/app.js';
 import { projectRoot } from '../server/project-root.js';
-import { loadSpec } from '../server/spec.js';
-import { amplificationTable, latencyMeanwhile, measureAmplification } from './amplification.js';
-import { amplificationBodies } from './amplification-vectors.js';
+import { amplificationTable, costliestBeside, latencyMeanwhile, measureAmplification } from './amplification.js';
 import { BUILD_SCRIPTS, seededServer } from './hostile.js';
 import { serverNodeFlags, stopServer } from './processes.js';
 
@@ -23,36 +20,14 @@ async function main(argv: string[]): Promise<number> {
   const { server, target } = await seededServer(BUILD_SCRIPTS(serverNodeFlags));
   try {
     const rows = await measureAmplification(server, target, { count: 10, concurrency: 1 }, 3);
-    const costliest = rows.filter((r) => r.withKey).reduce((a, b) => (b.cpuUs > a.cpuUs ? b : a));
-    const body =
-      amplificationBodies(loadSpec(), BODY_LIMIT_BYTES)
-        .flatMap((operation) => operation.bodies)
-        .find((b) => b.shape === costliest.shape)?.body ?? '';
-    const latency = await latencyMeanwhile(
-      server,
-      {
-        method: 'GET',
-        path: `/api/v1/keys/${target.keyHash}`,
-        headers: { authorization: `Bearer ${target.managementKey}` },
-      },
-      {
-        method: 'PATCH',
-        path: `/api/v1/observability/destinations/${target.destinationId}`,
-        headers: {
-          authorization: `Bearer ${target.managementKey}`,
-          'content-type': 'application/json',
-          'content-length': String(Buffer.byteLength(body)),
-        },
-        body,
-      },
-      { count: 200, concurrency: 2 },
-    );
-    const run = { date: new Date().toISOString(), rows, latency: { ...latency, while: costliest.shape } };
+    const { shape, plain, hostile } = costliestBeside(rows, target);
+    const latency = await latencyMeanwhile(server, plain, hostile, { count: 200, concurrency: 2 });
+    const run = { date: new Date().toISOString(), rows, latency: { ...latency, while: shape } };
     writeFileSync(join(projectRoot, 'bench', 'amplification.json'), `${JSON.stringify(run, null, 2)}\n`);
     if (parsed.values.json) console.log(JSON.stringify(run));
     else
       console.log(
-        `\n${amplificationTable(rows)}\n\nA plain getKey while "${costliest.shape}" is sent 200 times, two at a time: ` +
+        `\n${amplificationTable(rows)}\n\nA plain getKey while "${shape}" is sent 200 times, two at a time: ` +
           `${latency.plainRequests} requests, median ${latency.medianMs.toFixed(1)} ms, slowest ${latency.maxMs.toFixed(1)} ms.\n` +
           `(${Math.round((Date.now() - startedAt) / 1000)} s; written to bench/amplification.json)`,
       );

@@ -4,8 +4,9 @@
 // another client. `npm run bench -- --amplification` runs it on the build; the test
 // (test/hardening/amplification.test.ts) on the sources.
 import { Agent, request } from 'node:http';
+import type { operations } from '../generated/api.js';
 import { BODY_LIMIT_BYTES } from '../server/app.js';
-import { apiBasePaths, loadSpec } from '../server/spec.js';
+import { apiBasePaths, loadSpec, type OpenApiDocument, specOperations } from '../server/spec.js';
 import { amplificationBodies } from './amplification-vectors.js';
 import { describeStatuses, type Load, measure, sendAll } from './hostile-driver.js';
 import type { HostileRequest, HostileTarget } from './hostile-vectors.js';
@@ -30,6 +31,13 @@ const pathValues = (t: HostileTarget): Record<string, string> => ({
   slug: t.presetSlug,
 });
 
+/** The path of an operation's template on the seeded target, under the spec's server URL. */
+function pathOf(spec: OpenApiDocument, template: string, target: HostileTarget): string {
+  const values = pathValues(target);
+  const [basePath = ''] = apiBasePaths(spec);
+  return `${basePath}${template.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(values[name] ?? ''))}`;
+}
+
 function requestOf(path: string, method: string, body: string, key: string | undefined): HostileRequest {
   return {
     method,
@@ -46,11 +54,9 @@ function requestOf(path: string, method: string, body: string, key: string | und
 /** Each body's CPU per request (the best of `rounds` loads), beside the plain body's (their median). */
 export async function measureAmplification(server: Started, target: HostileTarget, load: Load, rounds = 2) {
   const spec = loadSpec();
-  const values = pathValues(target);
-  const [basePath = ''] = apiBasePaths(spec);
   const rows: AmplificationRow[] = [];
   for (const { entry, plain, bodies } of amplificationBodies(spec, BODY_LIMIT_BYTES)) {
-    const path = `${basePath}${entry.template.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(values[name] ?? ''))}`;
+    const path = pathOf(spec, entry.template, target);
     const method = entry.method.toUpperCase();
     for (const withKey of [true, false]) {
       const key = withKey ? target.managementKey : undefined;
@@ -79,6 +85,37 @@ export async function measureAmplification(server: Started, target: HostileTarge
     }
   }
   return rows;
+}
+
+/** The plain request whose latency is measured while hostile bodies are sent. */
+const PLAIN_OPERATION: keyof operations = 'getKey';
+
+/**
+ * The costliest body measured with a key, as a request, and a plain getKey of the same target: what
+ * latencyMeanwhile sends.
+ */
+export function costliestBeside(rows: readonly AmplificationRow[], target: HostileTarget) {
+  const costliest = rows.filter((r) => r.withKey).reduce((a, b) => (b.cpuUs > a.cpuUs ? b : a));
+  const spec = loadSpec();
+  const operation = amplificationBodies(spec, BODY_LIMIT_BYTES).find(
+    (o) => o.entry.operation.operationId === costliest.operationId,
+  );
+  const body = operation?.bodies.find((b) => b.shape === costliest.shape)?.body ?? '';
+  const getKey = specOperations(spec).find(({ operation }) => operation.operationId === PLAIN_OPERATION);
+  return {
+    shape: costliest.shape,
+    hostile: requestOf(
+      pathOf(spec, operation?.entry.template ?? '', target),
+      operation?.entry.method.toUpperCase() ?? '',
+      body,
+      target.managementKey,
+    ),
+    plain: {
+      method: 'GET',
+      path: pathOf(spec, getKey?.template ?? '', target),
+      headers: { authorization: `Bearer ${target.managementKey}` },
+    },
+  };
 }
 
 function timedGet(agent: Agent, port: number, req: HostileRequest): Promise<number> {

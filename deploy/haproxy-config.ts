@@ -2,7 +2,7 @@
 // checked on GET /readyz, and at most so many connections at once per client address.
 // deploy/haproxy.cfg is this for three instances on loopback (a test keeps them equal);
 // `npm run cluster` writes the same for the instances it starts.
-import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS } from '../server/config.js';
+import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS } from '../server/http/connection-limit.js';
 
 /** How often HAProxy checks an instance, and after how many failed checks it stops sending to it. */
 export const CHECK_INTERVAL_MS = 300;

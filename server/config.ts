@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, join } from 'node:path';
+import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, defaultMaxConnections } from './http/connection-limit.js';
 import { type DatabaseLocation, parseDatabaseUrl } from './store/database.js';
 
 export interface Config {
@@ -132,32 +133,6 @@ function parseNonNegativeInteger(value: string | undefined, name: string, fallba
   if (!Number.isInteger(number) || number < 0)
     throw new ConfigError(`${name} must be an integer of 0 or more, got ${JSON.stringify(value)}`);
   return number;
-}
-
-/** Connections at once from one client address, unless MAX_CONNECTIONS_PER_ADDRESS says otherwise. */
-export const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 128;
-/** The open-file limit assumed where the system does not tell it (the usual default soft limit). */
-const ASSUMED_OPEN_FILE_LIMIT = 1024;
-
-/** The soft limit on open files of this process, from /proc (Linux); undefined elsewhere, or when unlimited. */
-export function openFileLimit(limits = '/proc/self/limits'): number | undefined {
-  try {
-    const soft = /^Max open files\s+(\d+)/m.exec(readFileSync(limits, 'utf8'))?.[1];
-    return soft === undefined ? undefined : Number(soft);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * MAX_CONNECTIONS by default: the open-file limit less a tenth of it (at least 64) for what else
- * the process opens (the database pool, Redis, logs, the metrics port), at most 10,000. A process
- * that reached its file limit could accept no connection at all: libuv would accept and close
- * each at once, failing every client; below it, connections past the limit are closed and the
- * open ones served.
- */
-export function defaultMaxConnections(fileLimit = openFileLimit() ?? ASSUMED_OPEN_FILE_LIMIT): number {
-  return Math.max(1, Math.min(10_000, fileLimit - Math.max(64, Math.floor(fileLimit / 10))));
 }
 
 export function decodeSecretsKey(value: string, source: string): Buffer {

@@ -3,6 +3,7 @@
 // connection past the limit is closed as soon as it is accepted, before any of it is read.
 // Connections from an address trusted as a proxy (TRUST_PROXY) are not counted: a balancer's
 // connections carry many clients, and the balancer limits each of them (deploy/haproxy.cfg).
+import { readFileSync } from 'node:fs';
 import type { Server } from 'node:net';
 
 export interface PerAddressLimit {
@@ -37,4 +38,30 @@ export function limitConnectionsPerAddress(server: Server, { limit, exempt }: Pe
     });
   });
   return { addresses: () => open.size };
+}
+
+/** Connections at once from one client address, unless MAX_CONNECTIONS_PER_ADDRESS says otherwise. */
+export const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 128;
+/** The open-file limit assumed where the system does not tell it (the usual default soft limit). */
+const ASSUMED_OPEN_FILE_LIMIT = 1024;
+
+/** The soft limit on open files of this process, from /proc (Linux); undefined elsewhere, or when unlimited. */
+export function openFileLimit(limits = '/proc/self/limits'): number | undefined {
+  try {
+    const soft = /^Max open files\s+(\d+)/m.exec(readFileSync(limits, 'utf8'))?.[1];
+    return soft === undefined ? undefined : Number(soft);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * MAX_CONNECTIONS by default: the open-file limit less a tenth of it (at least 64) for what else
+ * the process opens (the database pool, Redis, logs, the metrics port), at most 10,000. A process
+ * that reached its file limit could accept no connection at all: libuv would accept and close
+ * each at once, failing every client; below it, connections past the limit are closed and the
+ * open ones served.
+ */
+export function defaultMaxConnections(fileLimit = openFileLimit() ?? ASSUMED_OPEN_FILE_LIMIT): number {
+  return Math.max(1, Math.min(10_000, fileLimit - Math.max(64, Math.floor(fileLimit / 10))));
 }

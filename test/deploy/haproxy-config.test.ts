@@ -20,7 +20,7 @@ import {
   SHUTDOWN_DELAY_MS,
 } from '../../deploy/haproxy-config.js';
 import { checkEnvironment, instanceEnvironment, parseClusterArgs } from '../../scripts/cluster.js';
-import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS } from '../../server/config.js';
+import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS } from '../../server/http/connection-limit.js';
 import { projectRoot } from '../support/process.js';
 
 const committed = join(projectRoot, 'deploy', 'haproxy.cfg');

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitForOutput } from '../../scripts/child-process.js';
-import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, defaultMaxConnections } from '../../server/config.js';
+import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, defaultMaxConnections } from '../../server/http/connection-limit.js';
 import { type ConnectionLimits, type HttpServer, listen } from '../../server/http/http-server.js';
 import { projectRoot } from '../support/process.js';
 

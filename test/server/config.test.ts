@@ -5,15 +5,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { type Config, ConfigError, developmentKeyFile, loadConfig } from '../../server/config.js';
 import {
-  type Config,
-  ConfigError,
   DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
   defaultMaxConnections,
-  developmentKeyFile,
-  loadConfig,
   openFileLimit,
-} from '../../server/config.js';
+} from '../../server/http/connection-limit.js';
 
 const key = Buffer.alloc(32, 1);
 const otherKey = Buffer.alloc(32, 2);
