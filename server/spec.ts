@@ -79,6 +79,11 @@ export function escapePointer(segment: string): string {
   return segment.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
+/** A segment of a JSON pointer as the key it names: `a~1b` is `a/b`. */
+export function unescapePointer(segment: string): string {
+  return segment.includes('~') ? segment.replaceAll('~1', '/').replaceAll('~0', '~') : segment;
+}
+
 /** The node at a JSON pointer (`#/components/schemas/Uuid`) of the document; undefined when there is none. */
 export function nodeAt(spec: OpenApiDocument, pointer: string): unknown {
   return pointer
@@ -86,7 +91,7 @@ export function nodeAt(spec: OpenApiDocument, pointer: string): unknown {
     .split('/')
     .reduce<unknown>((node, segment) => {
       if (typeof node !== 'object' || node === null) return undefined;
-      const key = segment.replaceAll('~1', '/').replaceAll('~0', '~');
+      const key = unescapePointer(segment);
       return Object.hasOwn(node, key) ? (node as JsonObject)[key] : undefined;
     }, spec);
 }

@@ -5,7 +5,14 @@
 // (a discriminating enum, such as `operator`) is explained by the branch that value selects, and a
 // nullable `oneOf` by its non-null branch. Everything else is Ajv's own verdict, level by level.
 import type { Ajv2020, ErrorObject } from 'ajv/dist/2020.js';
-import { escapePointer, type JsonObject, nodeAt, type OpenApiDocument, SPEC_SCHEMA_ID } from '../spec.js';
+import {
+  escapePointer,
+  type JsonObject,
+  nodeAt,
+  type OpenApiDocument,
+  SPEC_SCHEMA_ID,
+  unescapePointer,
+} from '../spec.js';
 import type { FieldError } from './field-errors.js';
 
 type Schema = JsonObject;
@@ -87,7 +94,7 @@ function sortErrors(errors: readonly ErrorObject[], base: string): SortedErrors 
     const end = path.indexOf('/', base.length + 1);
     const prefix = end < 0 ? path : path.slice(0, end);
     const escaped = prefix.slice(base.length + 1);
-    const key = escaped.includes('~') ? escaped.replaceAll('~1', '/').replaceAll('~0', '~') : escaped;
+    const key = unescapePointer(escaped);
     let group = sorted.children.get(key);
     if (!group) {
       group = [];

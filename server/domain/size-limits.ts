@@ -6,7 +6,14 @@
 // sizes are checked first, against the same schemas stripped of every other rule, and what lies
 // past them is dropped before the full validation, which then reports the rest of the body.
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { escapePointer, type JsonObject, nodeAt, type OpenApiDocument, specOperations } from '../spec.js';
+import {
+  escapePointer,
+  type JsonObject,
+  nodeAt,
+  type OpenApiDocument,
+  specOperations,
+  unescapePointer,
+} from '../spec.js';
 import type { FieldError } from './field-errors.js';
 
 const SIZE_KEYWORDS = ['maxItems', 'maxProperties'] as const;
@@ -79,12 +86,7 @@ export type SizesCheck = (body: unknown, path: string) => FieldError[];
 
 /** `/a/b~1c` as the keys it names. */
 function keysOf(pointer: string): string[] {
-  return pointer === ''
-    ? []
-    : pointer
-        .slice(1)
-        .split('/')
-        .map((key) => key.replaceAll('~1', '/').replaceAll('~0', '~'));
+  return pointer === '' ? [] : pointer.slice(1).split('/').map(unescapePointer);
 }
 
 function at(value: unknown, keys: readonly string[]): unknown {

@@ -2,6 +2,7 @@
 // surrogate (U+D800 to U+DFFF outside a pair) has no UTF-8 encoding at all, so each database
 // stores something else in its place. Such text is refused where it enters, in every string and
 // object key of a request, rather than stored differently by each database or failing there.
+import { escapePointer } from '../spec.js';
 import type { FieldError } from './field-errors.js';
 
 // Without the u flag, so that a surrogate is a unit of its own and a lone one can be told apart.
@@ -14,10 +15,6 @@ export function unstorableTextReason(text: string): string | undefined {
   return found === '\0'
     ? 'must not contain the character U+0000 (NUL)'
     : 'must not contain an unpaired surrogate (U+D800 to U+DFFF outside a pair): it has no UTF-8 encoding';
-}
-
-function escapePointer(segment: string): string {
-  return segment.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
 interface Visit {
