@@ -21,8 +21,10 @@ import { spec } from '../support/spec.js';
 // shares two cores with other suites, which stretches CPU time too. Before the fix, bodies of this
 // suite took from 0.2 s to minutes.
 const MAX_CPU_MS = 75;
-// A plain request waits at most for the hostile requests ahead of it on the event loop.
-const MAX_PLAIN_LATENCY_MS = 500;
+// A plain request waits at most for the hostile requests ahead of it on the event loop: on the
+// build and an idle machine the slowest is about 230 ms (target 300, BENCHMARKS.md); a test run
+// shares the cores with other suites. Before the fix one body held every request for 25 s.
+const MAX_PLAIN_LATENCY_MS = 1000;
 
 let started: Awaited<ReturnType<typeof seededServer>>;
 let rows: AmplificationRow[];
