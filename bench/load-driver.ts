@@ -63,8 +63,8 @@ async function load(
   };
 }
 
-/** The servers compared, by name. */
-export type Contenders = Record<'raw' | 'bare' | 'floor' | 'subject', Started>;
+/** The servers compared, by name; the straightforward implementation runs on SQLite only. */
+export type Contenders = Record<'raw' | 'bare' | 'floor' | 'subject', Started> & { straightforward?: Started };
 
 export interface Throughput {
   rawRps: number;
@@ -76,6 +76,12 @@ export interface Throughput {
   expressCpuUs: number;
   floorCpuUs: number;
   subjectCpuUs: number;
+  /** The straightforward implementation (servers/straightforward.ts), when it ran; null otherwise. */
+  straightforwardRps: number | null;
+  ratioToStraightforward: number | null;
+  straightforwardCpuUs: number | null;
+  /** This server's CPU time per request over the straightforward implementation's, median of the rounds. */
+  cpuRatioToStraightforward: number | null;
   p99Ms: number;
   expressP99Ms: number;
   p99Ratio: number;
@@ -102,15 +108,21 @@ export async function measureThroughput(
     bareCpu: [] as number[],
     floorCpu: [] as number[],
     subjectCpu: [] as number[],
+    straightforward: [] as number[],
+    straightforwardRatio: [] as number[],
+    straightforwardCpu: [] as number[],
+    straightforwardCpuRatio: [] as number[],
     errors: 0,
   };
   const order = Object.keys(contenders) as (keyof Contenders)[];
   for (let round = 0; round < settings.rounds; round++) {
-    // Interleaved, in a rotating order, so that drift of the machine hits all four alike.
+    // Interleaved, in a rotating order, so that drift of the machine hits them all alike.
     const rotated = [...order.slice(round % order.length), ...order.slice(0, round % order.length)];
-    const results = {} as Record<keyof Contenders, LoadResult>;
-    for (const name of rotated) results[name] = await load(settings, contenders[name], scenario, apiKey);
-    const { raw, bare, floor, subject } = results;
+    const results = {} as Record<Exclude<keyof Contenders, 'straightforward'>, LoadResult> & {
+      straightforward?: LoadResult;
+    };
+    for (const name of rotated) results[name] = await load(settings, contenders[name] as Started, scenario, apiKey);
+    const { raw, bare, floor, subject, straightforward } = results;
     samples.raw.push(raw.rps);
     samples.bare.push(bare.rps);
     samples.floor.push(floor.rps);
@@ -124,7 +136,15 @@ export async function measureThroughput(
     samples.floorCpu.push(floor.cpuUs);
     samples.subjectCpu.push(subject.cpuUs);
     samples.errors += raw.errors + bare.errors + floor.errors + subject.errors;
+    if (straightforward) {
+      samples.straightforward.push(straightforward.rps);
+      samples.straightforwardRatio.push(subject.rps / straightforward.rps);
+      samples.straightforwardCpu.push(straightforward.cpuUs);
+      samples.straightforwardCpuRatio.push(subject.cpuUs / straightforward.cpuUs);
+      samples.errors += straightforward.errors;
+    }
   }
+  const medianOrNull = (values: number[]) => (values.length === 0 ? null : median(values));
   return {
     rawRps: median(samples.raw),
     expressRps: median(samples.bare),
@@ -135,6 +155,10 @@ export async function measureThroughput(
     expressCpuUs: median(samples.bareCpu),
     floorCpuUs: median(samples.floorCpu),
     subjectCpuUs: median(samples.subjectCpu),
+    straightforwardRps: medianOrNull(samples.straightforward),
+    ratioToStraightforward: medianOrNull(samples.straightforwardRatio),
+    straightforwardCpuUs: medianOrNull(samples.straightforwardCpu),
+    cpuRatioToStraightforward: medianOrNull(samples.straightforwardCpuRatio),
     p99Ms: median(samples.p99),
     expressP99Ms: median(samples.bareP99),
     p99Ratio: median(samples.p99Ratio),

@@ -1,6 +1,7 @@
-// The benchmark: throughput, p99 and CPU time per request of this server against three baselines
+// The benchmark: throughput, p99 and CPU time per request of this server against four baselines
 // measured in the same run (a raw node:http server, a bare Express 5 app returning the same bodies,
-// and that app behind express-openapi-validator as released), interleaved in rounds, medians
+// that app behind express-openapi-validator as released, and, on SQLite, a straightforward
+// implementation of the same operations on the same database), interleaved in rounds, medians
 // reported as ratios; flat cost as data grows; memory; start-up; client overhead. With --ladder,
 // instead: each layer of the server added to bare Express in turn, and what each one costs. Load
 // stays on loopback, bounded in time, count and connections.
@@ -173,6 +174,15 @@ async function benchSubject(label: string, databaseUrl: string): Promise<Subject
     raw: await startServer('dist/bench/servers/baseline-http.js', [bodiesFile]),
     bare: await startServer('dist/bench/servers/baseline-express.js', [bodiesFile]),
     floor: await startServer('dist/bench/servers/baseline-validator.js', [bodiesFile]),
+    // On the same database as the subject; it has SQLite statements only.
+    ...(onSqlite && {
+      straightforward: await startServer(
+        'dist/bench/servers/straightforward.js',
+        [databaseUrl],
+        { BENCH_SECRETS_KEY: secretsKey },
+        serverNodeFlags,
+      ),
+    }),
   };
   const contenders = { ...baselines, subject };
 
@@ -180,8 +190,12 @@ async function benchSubject(label: string, databaseUrl: string): Promise<Subject
   for (const scenario of scenarios) {
     const measured = await measureThroughput(settings, contenders, scenario, managementKey ?? '');
     throughput.push({ scenario: scenario.name, target: scenario.target, ...measured });
+    const toStraightforward =
+      measured.ratioToStraightforward === null
+        ? ''
+        : `, ${measured.ratioToStraightforward.toFixed(2)}x the straightforward implementation (CPU per request ${measured.cpuRatioToStraightforward?.toFixed(2)}x)`;
     log(
-      `[${label}] ${scenario.name}: ${measured.ratioToExpress.toFixed(2)}x bare Express, ${measured.ratioToFloor.toFixed(2)}x Express + released validator, ${measured.subjectCpuUs.toFixed(0)} µs CPU per request`,
+      `[${label}] ${scenario.name}: ${measured.ratioToExpress.toFixed(2)}x bare Express, ${measured.ratioToFloor.toFixed(2)}x Express + released validator${toStraightforward}, ${measured.subjectCpuUs.toFixed(0)} µs CPU per request`,
     );
   }
 

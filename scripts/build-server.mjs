@@ -1,4 +1,4 @@
-// Compiles the server, the benchmark's servers and the scripts `npm start` runs to dist/ with
+// Compiles the server, the benchmark's servers and client, and the scripts `npm start` runs to dist/ with
 // esbuild: one file per source, in the sources' layout. Nothing is done when every output is newer
 // than every source (and than this script and esbuild). It checks no types: `npm run typecheck`
 // (tsc --noEmit) does, and `npm test` runs it.
@@ -10,11 +10,17 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const OUT_DIR = 'dist';
-const sources = ['server', 'generated', 'bench', 'scripts'].flatMap((dir) =>
-  readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.ts'))
-    .map((file) => join(dir, file)),
-);
+const sources = [
+  ...['server', 'generated', 'bench', 'scripts'].flatMap((dir) =>
+    readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.ts'))
+      .map((file) => join(dir, file)),
+  ),
+  // The client's own modules (not its build or dependencies), for the benchmark of its overhead.
+  ...readdirSync(join(root, 'client'))
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))
+    .map((file) => join('client', file)),
+];
 
 function upToDate() {
   const outputs = sources.map((source) => join(OUT_DIR, source.replace(/\.ts$/, '.js')));
