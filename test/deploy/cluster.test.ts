@@ -67,7 +67,9 @@ function groupRunning(groupId: number): boolean {
 
 /** Runs `npm run cluster -- --instances 3 --port <port>`, resolved once HAProxy answers. */
 async function startCluster(env: Record<string, string>): Promise<Cluster> {
-  const port = randomInt(20_000, 40_000);
+  // Below Linux's ephemeral range (32768 and up), where the kernel hands out the ports of other
+  // tests' sockets: the cluster takes port to port + 3, and port + 101 to port + 103 for metrics.
+  const port = randomInt(10_000, 32_000);
   const { TMPDIR, folders, removeTmpdir } = clusterTmpdir();
   const child = spawn('npm', ['run', '-s', 'cluster', '--', '--instances', '3', '--port', String(port)], {
     cwd: projectRoot,
