@@ -5,14 +5,13 @@ import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { RequestHandler } from 'express';
 import { requestBodySizesChecks } from '../domain/size-limits.js';
 import type { OpenApiDocument } from '../spec.js';
-import { matchedOperation } from './operation-matcher.js';
-import { deferFieldErrors } from './request-shape.js';
+import { deferFieldErrors, matchedOperation } from './request-shape.js';
 
 /** After findOperation and the JSON body parser, before the validator. */
 export function checkBodySizes(spec: OpenApiDocument, ajv: Ajv2020): RequestHandler {
   const checks = requestBodySizesChecks(spec, ajv);
   return (req, _res, next) => {
-    const found = matchedOperation(req)?.operation;
+    const found = matchedOperation(req);
     const check = found && checks.get(found.operation);
     if (check && typeof req.body === 'object' && req.body !== null) deferFieldErrors(req, check(req.body, '/body'));
     next();

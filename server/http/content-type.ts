@@ -6,7 +6,7 @@ import { parse } from 'content-type';
 import type { RequestHandler } from 'express';
 import type { OpenApiOperation } from '../spec.js';
 import { HttpError } from './errors.js';
-import { matchedOperation } from './operation-matcher.js';
+import { matchedOperation } from './request-shape.js';
 
 const UNSUPPORTED_MEDIA_TYPE = 'Unsupported media type: send the body as application/json.';
 const UNSUPPORTED_PARAMETER =
@@ -35,7 +35,7 @@ export function contentTypeProblem(operation: OpenApiOperation, header: string):
  * Content-Type describes no body the server reads, go on whatever it says.
  */
 export const checkContentType: RequestHandler = (req, _res, next) => {
-  const operation = matchedOperation(req)?.operation.operation;
+  const operation = matchedOperation(req)?.operation;
   const header = req.headers['content-type'];
   if (operation?.requestBody && header !== undefined) {
     const problem = contentTypeProblem(operation, header);

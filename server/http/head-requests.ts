@@ -1,7 +1,7 @@
 // HEAD is answered wherever the spec has a GET (RFC 9110, section 9.3.2): as that GET operation,
-// with its checks, rate limit, status and headers, and without the body, which res.send leaves out
-// by itself; the layers that look a request's operation up by its method (the operation matcher,
-// express-openapi-validator) learn it here.
+// with its checks, rate limit, status and headers, and without the body. Express's routes and
+// res.send do that by themselves; the layers that look a request's operation up by its method
+// (the operation matcher, express-openapi-validator) learn it here.
 import type { OpenApiDocument } from '../spec.js';
 
 /** The method whose operation answers a request method when its path has no operation of that method: HEAD's is GET. */

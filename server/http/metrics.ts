@@ -8,7 +8,7 @@ import type { RequestHandler } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { type OpenApiDocument, specOperations } from '../spec.js';
 import type { PoolFigures } from '../store/index.js';
-import { matchedOperation } from './operation-matcher.js';
+import { matchedOperation } from './request-shape.js';
 import { isWarmUpRequest } from './warm-up.js';
 
 /** What refused a request before its operation ran. */

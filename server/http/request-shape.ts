@@ -1,4 +1,5 @@
-// What the spec says of a request that the validator does not check, checked from the spec before
+// The operation a request is for, found once (findOperation) for the layers that need it; and
+// what the spec says of a request that the validator does not check, checked from the spec before
 // the validator runs:
 // - a query integer is written in digits: the validator coerces with Number(), which also takes
 //   ' 5', '1e2', '0x10' and '5.0';
@@ -8,13 +9,14 @@
 // every failing field (see `pendingFieldErrors`).
 import express, { type Request, type RequestHandler } from 'express';
 import { type FieldError, FieldValidationError } from '../domain/field-errors.js';
-import type { SpecParameter } from '../spec.js';
-import { matchedOperation, type QueryInteger } from './operation-matcher.js';
+import { type OpenApiDocument, type SpecOperation, type SpecParameter, specOperations } from '../spec.js';
+import { operationMatcher } from './operation-matcher.js';
 
 const INTEGER_LITERAL = /^-?\d+$/;
 
 // Keyed by the request object: each entry goes with its request, whatever the request holds.
 const emptyBodies = new WeakSet<Request>();
+const matched = new WeakMap<Request, SpecOperation>();
 const pending = new WeakMap<Request, FieldError[]>();
 
 /** The JSON body parser, noting which requests had an empty body. */
@@ -26,6 +28,21 @@ export function jsonBody(limitBytes: number): RequestHandler {
       if (buffer.length === 0) emptyBodies.add(req as Request);
     },
   });
+}
+
+/** The operation of the spec that the request is for, as found before the validator ran. */
+export function matchedOperation(req: Request): SpecOperation | undefined {
+  return matched.get(req);
+}
+
+/** Finds the operation of the spec a request is for, once, for the layers that need it (matchedOperation). */
+export function findOperation(spec: OpenApiDocument): RequestHandler {
+  const match = operationMatcher(spec);
+  return (req, _res, next) => {
+    const found = match(req.method, req.originalUrl.split('?', 1)[0] ?? '');
+    if (found) matched.set(req, found);
+    next();
+  };
 }
 
 /** Field errors found before the validator ran, for the 400 that names every failing field. */
@@ -43,8 +60,13 @@ function hasBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
-/** The query parameters of type integer among an operation's parameters (bound once, operations/bind.ts). */
-export function queryIntegers(parameters: readonly SpecParameter[]): QueryInteger[] {
+interface QueryInteger {
+  name: string;
+  /** Whether the empty value (null) is allowed. */
+  nullable: boolean;
+}
+
+function queryIntegers(parameters: readonly SpecParameter[]): QueryInteger[] {
   return parameters.flatMap((parameter) => {
     const types = schemaTypes(parameter.schema);
     return parameter.in === 'query' && types.includes('integer')
@@ -53,31 +75,42 @@ export function queryIntegers(parameters: readonly SpecParameter[]): QueryIntege
   });
 }
 
+/** Runs `handler` for a request that findOperation matched to an operation; others go straight on. */
+export function forOperations(handler: RequestHandler): RequestHandler {
+  return (req, res, next) => (matched.has(req) ? handler(req, res, next) : next());
+}
+
 /** After findOperation and the JSON body parser. */
-export const checkRequestShape: RequestHandler = (req, _res, next) => {
-  const found = matchedOperation(req)?.operation;
-  if (!found) return next();
-  const url = req.originalUrl;
-  const mark = url.indexOf('?');
-  // Stryker disable next-line EqualityOperator,StringLiteral: Node's HTTP parser answers 400 itself to a request target that starts with '?', so mark is never 0; and a query string made up here without '=' or '&' names no parameter of the spec, so the check below finds no value in it
-  const queryString = mark < 0 ? '' : url.slice(mark + 1);
-  if (found.operation.requestBody?.required && !hasBody(req)) {
-    throw new FieldValidationError([{ path: '/body', message: 'is required: send a JSON object' }]);
-  }
-  const integers = found.queryIntegers;
-  // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: a short-cut only: with no query integer or an empty query string, the loop below finds no value to check and calls next() all the same
-  if (integers.length === 0 || queryString === '') return next();
-  const query = new URLSearchParams(queryString);
-  const errors: FieldError[] = [];
-  for (const { name, nullable } of integers) {
-    for (const value of query.getAll(name)) {
-      if (!INTEGER_LITERAL.test(value) && !(nullable && value === ''))
-        errors.push({ path: `/query/${name}`, message: 'must be an integer written in digits' });
+export function checkRequestShape(spec: OpenApiDocument): RequestHandler {
+  const integersOf = new Map(
+    specOperations(spec).map(({ operation, parameters }) => [operation, queryIntegers(parameters)]),
+  );
+  return (req, _res, next) => {
+    const found = matched.get(req);
+    if (!found) return next();
+    const url = req.originalUrl;
+    const mark = url.indexOf('?');
+    // Stryker disable next-line EqualityOperator,StringLiteral: Node's HTTP parser answers 400 itself to a request target that starts with '?', so mark is never 0; and a query string made up here without '=' or '&' names no parameter of the spec, so the check below finds no value in it
+    const queryString = mark < 0 ? '' : url.slice(mark + 1);
+    const { operation } = found;
+    if (operation.requestBody?.required && !hasBody(req)) {
+      throw new FieldValidationError([{ path: '/body', message: 'is required: send a JSON object' }]);
     }
-  }
-  deferFieldErrors(req, errors);
-  next();
-};
+    const integers = integersOf.get(operation) ?? [];
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: a short-cut only: with no query integer or an empty query string, the loop below finds no value to check and calls next() all the same
+    if (integers.length === 0 || queryString === '') return next();
+    const query = new URLSearchParams(queryString);
+    const errors: FieldError[] = [];
+    for (const { name, nullable } of integers) {
+      for (const value of query.getAll(name)) {
+        if (!INTEGER_LITERAL.test(value) && !(nullable && value === ''))
+          errors.push({ path: `/query/${name}`, message: 'must be an integer written in digits' });
+      }
+    }
+    deferFieldErrors(req, errors);
+    next();
+  };
+}
 
 /** Field errors found before the validator, for the 400 that will name them with its own. */
 export function deferFieldErrors(req: Request, errors: readonly FieldError[]): void {

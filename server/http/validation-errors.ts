@@ -5,8 +5,7 @@ import type { FieldError } from '../domain/field-errors.js';
 import { schemaExplainer } from '../domain/schema-errors.js';
 import { escapePointer, type OpenApiDocument } from '../spec.js';
 import type { ValidationErrorsExplainer } from './errors.js';
-import { matchedOperation } from './operation-matcher.js';
-import { pendingFieldErrors } from './request-shape.js';
+import { matchedOperation, pendingFieldErrors } from './request-shape.js';
 
 /**
  * The field errors a 400 names: those found before the validator ran (request-shape.ts), the
@@ -24,7 +23,7 @@ export function requestValidationErrors(
     const early = pendingFieldErrors(req);
     const parameters = validatorErrors.filter((error) => !inBody(error) && !early.some((e) => e.path === error.path));
     let body = validatorErrors.filter(inBody);
-    const found = body.length > 0 ? matchedOperation(req)?.operation : undefined;
+    const found = body.length > 0 ? matchedOperation(req) : undefined;
     if (found?.operation.requestBody?.content['application/json']) {
       const pointer = `#/paths/${escapePointer(found.template)}/${found.method}/requestBody/content/application~1json/schema`;
       const explained = explainer.explain(pointer, req.body, '/body', fieldLimit - early.length - parameters.length);

@@ -1,6 +1,6 @@
-// The handler of every operation of openapi.yaml, by operationId. The request path calls each for
-// the path and method the spec gives it (dispatch.ts); a spec operation without a handler here, or
-// a handler here without an operation in the spec, stops the server at start.
+// The handler of every operation of openapi.yaml, by operationId. createApp mounts each at the
+// path and method the spec gives it; a spec operation without a handler here, or a handler here
+// without an operation in the spec, stops the server at start.
 import { getKey } from './get-key.js';
 import { listPresetVersions } from './list-preset-versions.js';
 import type { OperationHandlers } from './types.js';

@@ -10,7 +10,7 @@ const serverDir = join(projectRoot, 'server');
 /** Highest first; a module may import its own layer or any below. */
 const LAYERS: [string, RegExp][] = [
   ['entries', /^(main|cli|failure|config)\.ts$/],
-  ['composition', /^(app|request-pipeline)\.ts$/],
+  ['composition', /^app\.ts$/],
   ['operations', /^operations\//],
   ['http and provisioning', /^(http|provisioning)\//],
   ['store', /^store\//],

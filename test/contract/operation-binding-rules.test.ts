@@ -1,5 +1,5 @@
-// What binding reads from each operation of the spec (the key kinds it accepts, its header
-// parameters, its query integers), and the exact message of each mismatch that stops the server.
+// What binding reads from each operation of the spec (its Express route, the key kinds it accepts,
+// its header parameters), and the exact message of each mismatch that stops the server.
 import { describe, expect, it } from 'vitest';
 import { bindOperations } from '../../server/operations/bind.js';
 import { operationHandlers } from '../../server/operations/index.js';
@@ -53,23 +53,8 @@ describe('binding operations to handlers', () => {
     expect(bindOperations(spec, operationHandlers).map((b) => [b.operationId, b.headerParameters])).toEqual(declared);
   });
 
-  it('reads the query integers of each operation once, with whether each takes the empty value', () => {
-    const declared = specOperations(spec).map(({ operation, parameters }) => [
-      operation.operationId,
-      parameters
-        .filter((p) => p.in === 'query' && [(p.schema as { type?: unknown }).type].flat().includes('integer'))
-        .map((p) => p.name),
-    ]);
-    expect(declared).toContainEqual(['listPresetVersions', ['offset', 'limit']]);
-    const integers = bindOperations(spec, operationHandlers).map((b) => [
-      b.operationId,
-      b.queryIntegers.map((integer) => integer.name),
-    ]);
-    expect(integers).toEqual(declared);
-    expect(bound(spec, 'listPresetVersions')?.queryIntegers).toEqual([
-      { name: 'offset', nullable: true },
-      { name: 'limit', nullable: false },
-    ]);
+  it('escapes the characters of a literal path segment that Express routes would read as syntax', () => {
+    expect(bound(withKeyPath('/keys/{hash}:rotate(now)'), 'getKey')?.route).toBe('/keys/:hash\\:rotate\\(now\\)');
   });
 
   it.each(['key-hash', '1hash', ''])('refuses the path parameter {%s}, which Express cannot route', (name) => {

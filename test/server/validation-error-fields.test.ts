@@ -2,11 +2,8 @@ import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT_BYTES } from '../../server/app.js';
 import type { FieldError } from '../../server/domain/field-errors.js';
-import { findOperation, operationMatcher } from '../../server/http/operation-matcher.js';
-import { checkRequestShape, jsonBody } from '../../server/http/request-shape.js';
+import { checkRequestShape, findOperation, jsonBody } from '../../server/http/request-shape.js';
 import { requestValidationErrors } from '../../server/http/validation-errors.js';
-import { bindOperations } from '../../server/operations/bind.js';
-import { operationHandlers } from '../../server/operations/index.js';
 import { createSpecAjv } from '../../server/spec.js';
 import { type Listening, listenOnLoopback } from '../support/listen.js';
 import { spec } from '../support/server.js';
@@ -20,8 +17,7 @@ let baseUrl: string;
 beforeAll(async () => {
   const explain = requestValidationErrors(spec, createSpecAjv(spec));
   const app = express();
-  const match = operationMatcher(spec, bindOperations(spec, operationHandlers));
-  app.use(findOperation(match), jsonBody(BODY_LIMIT_BYTES), checkRequestShape, (req, res) => {
+  app.use(findOperation(spec), jsonBody(BODY_LIMIT_BYTES), checkRequestShape(spec), (req, res) => {
     res.json(explain(req, validatorErrors));
   });
   listening = await listenOnLoopback(app);

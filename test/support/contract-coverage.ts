@@ -10,16 +10,22 @@ import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { expect } from 'vitest';
 import { bodySchemaPointers, COVERAGE_DIR, type Exercised, oneOfAlternatives } from '../../scripts/contract-items.js';
 import { operationMatcher } from '../../server/http/operation-matcher.js';
-import { createSpecAjv, type OpenApiDocument, type SpecOperation, specOperations } from '../../server/spec.js';
+import { createSpecAjv, type OpenApiDocument, type SpecOperation } from '../../server/spec.js';
 
 const records: Exercised[] = [];
 
-function parameterValuesOf(
-  entry: SpecOperation,
-  path: Record<string, string>,
-  req: IncomingMessage,
-  url: URL,
-): string[] {
+function pathValues(entry: SpecOperation, path: string): Record<string, string> {
+  const names: string[] = [];
+  const pattern = entry.template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{([^}]+)\}/g, (_m, name: string) => {
+    names.push(name);
+    return '([^/]+)';
+  });
+  const match = new RegExp(`${pattern}$`).exec(path);
+  return Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match?.[i + 1] ?? '')]));
+}
+
+function parameterValuesOf(entry: SpecOperation, req: IncomingMessage, url: URL): string[] {
+  const path = pathValues(entry, url.pathname);
   return entry.parameters.flatMap((parameter) => {
     if (!(parameter.schema as { enum?: unknown[] }).enum) return [];
     const value =
@@ -34,7 +40,7 @@ function parameterValuesOf(
 
 /** A recorder of the exchanges of a test server on `spec`, for its `request` event. */
 export function contractRecorder(spec: OpenApiDocument): (req: IncomingMessage, res: ServerResponse) => void {
-  const match = operationMatcher(spec, specOperations(spec));
+  const match = operationMatcher(spec);
   let ajv: Ajv2020 | undefined;
   return (req, res) => {
     // Read now: by the time the answer is written the test may be over, and Express's routers
@@ -42,9 +48,8 @@ export function contractRecorder(spec: OpenApiDocument): (req: IncomingMessage, 
     const test = expect.getState().currentTestName ?? '(outside a test)';
     const url = new URL((req as { originalUrl?: string }).originalUrl ?? req.url ?? '/', 'http://server.invalid');
     res.on('finish', () => {
-      const found = match(req.method ?? '', url.pathname);
-      if (!found) return;
-      const { operation: entry, pathParams } = found;
+      const entry = match(req.method ?? '', url.pathname);
+      if (!entry) return;
       const { operationId } = entry.operation;
       const mediaType =
         String(res.getHeader('content-type') ?? '')
@@ -57,7 +62,7 @@ export function contractRecorder(spec: OpenApiDocument): (req: IncomingMessage, 
         for (const pointer of bodySchemaPointers(entry)) {
           if (body !== undefined) keys.push(...oneOfAlternatives(spec, pointer, ajv, body).map((a) => `body ${a}`));
         }
-        keys.push(...parameterValuesOf(entry, pathParams, req, url));
+        keys.push(...parameterValuesOf(entry, req, url));
       }
       for (const key of keys) records.push({ operationId, key, test });
     });

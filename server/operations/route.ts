@@ -1,8 +1,8 @@
-// The last layer of the API: the handler of the operation findOperation matched, called with the
-// request as the handler takes it (typed from the spec), and its result sent as the response. One
-// layer for every operation: no route per operation, no second match.
+// The Express end of an operation: the request as its handler takes it, typed from the spec, and
+// the handler's result as the response.
 import type { RequestHandler } from 'express';
-import { matchedOperation } from '../http/operation-matcher.js';
+import { matchedOperation } from '../http/request-shape.js';
+import type { BoundOperation } from './bind.js';
 import type { OperationDeps } from './types.js';
 
 interface HandlerCall {
@@ -17,16 +17,15 @@ type UntypedHandler = (
   deps: OperationDeps,
 ) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
 
-export function dispatch(deps: OperationDeps): RequestHandler {
+export function operationRoute(bound: BoundOperation, deps: OperationDeps): RequestHandler {
+  // The table of handlers is checked against `operations` where it is written; here they are alike.
+  const handler = bound.handler as unknown as UntypedHandler;
+  const { headerParameters } = bound;
   return async (req, res, next) => {
-    const found = matchedOperation(req);
-    // No operation of the spec at this path and method: on to the 404.
-    if (!found) return next();
-    const { operation, pathParams } = found;
-    // The table of handlers is checked against `operations` where it is written (index.ts), and
-    // bindOperations gave each operation its own: here they are alike.
-    const handler = operation.handler as UntypedHandler;
-    const { headerParameters } = operation;
+    // Express's routes forgive a trailing slash and the case of letters; the spec's paths do not.
+    // Only a request that findOperation matched to this operation, and so admitted, reaches its
+    // handler; any other goes on to the 404.
+    if (matchedOperation(req)?.operation.operationId !== bound.operationId) return next();
     const headers =
       headerParameters.length === 0
         ? undefined
@@ -37,7 +36,7 @@ export function dispatch(deps: OperationDeps): RequestHandler {
             }),
           );
     const result = await handler(
-      { path: pathParams, query: req.query, headers, body: req.body, caller: res.locals.caller },
+      { path: req.params, query: req.query, headers, body: req.body, caller: res.locals.caller },
       deps,
     );
     // Stryker disable next-line ConditionalExpression: Express's res.set with one argument sets each own key of it, so res.set(undefined) sets nothing, as skipping the call does
