@@ -53,10 +53,11 @@ describe('bodies at the byte limit', () => {
   });
 
   it('without a key are refused before they are read: 401, at the cost of a plain refusal', () => {
-    for (const row of rows.filter((r) => !r.withKey)) {
-      expect(row.statuses).toMatch(/^401×\d+$/);
-      expect(row.cpuUs).toBeLessThan(row.plainCpuUs * 3);
-    }
+    const withoutKey = rows.filter((r) => !r.withKey);
+    for (const row of withoutKey) expect(row.statuses).toMatch(/^401×\d+$/);
+    // A few requests a body on a shared machine: one row can be off by a millisecond; their median is not.
+    const cpu = withoutKey.map((r) => r.cpuUs).sort((a, b) => a - b);
+    expect(cpu[Math.floor(cpu.length / 2)]).toBeLessThan((withoutKey[0]?.plainCpuUs ?? 0) * 2);
   });
 
   it(`hold up a plain request sent meanwhile by at most ${MAX_PLAIN_LATENCY_MS} ms`, async () => {
