@@ -2,7 +2,8 @@
 // the same seeded SQLite database, loaded in alternation (A, B, B, A, ...) with a fixed number of
 // requests each time; medians of their CPU time per request. For a change too small to show in
 // the noise of req/s on a shared machine.
-// Usage: npm run bench:ab -- <git-ref> [--rounds N] [--requests N]   (a revision with bench/servers/cpu-probe.ts)
+// Usage: npm run bench:ab -- <git-ref> [--rounds N] [--requests N]   (a revision with bench/servers/cpu-probe.ts
+// and scripts/build-server.mjs)
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -36,10 +37,8 @@ git('worktree', 'add', '--detach', other, ref);
 try {
   if (!existsSync(join(other, 'node_modules')))
     symlinkSync(join(projectRoot, 'node_modules'), join(other, 'node_modules'));
-  execFileSync(process.execPath, [join(projectRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.server.json'], {
-    cwd: other,
-    stdio: 'inherit',
-  });
+  // Built as that revision builds itself for `npm start` and the benchmark (esbuild).
+  execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: other, stdio: 'inherit' });
   const databaseUrl = `sqlite:${join(mkdtempSync(join(tmpdir(), 'bench-ab-db-')), 'api.db')}`;
   const secretsKey = randomBytes(32).toString('hex');
   const seeded = JSON.parse(
