@@ -16,7 +16,6 @@ import './cpu-probe.js';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import Database from 'better-sqlite3';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator-released';
 import { rateLimit } from 'express-rate-limit';
@@ -25,6 +24,7 @@ import pino from 'pino';
 import type { components } from '../../generated/api.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { specPath } from '../../server/spec.js';
+import { openStraightforwardDatabase } from './straightforward-database.js';
 
 type ApiKey = components['schemas']['ApiKey'];
 type Destination = components['schemas']['ObservabilityDestination'];
@@ -37,48 +37,9 @@ if (!databaseUrl.startsWith('sqlite:')) {
   console.error(`straightforward.ts serves SQLite only: give it a sqlite: URL (got ${databaseUrl.split(':')[0]}:)`);
   process.exit(2);
 }
-const db = new Database(databaseUrl.slice('sqlite:'.length));
-// The server's own settings, so that a PATCH compares code, not durability.
-db.pragma('journal_mode = WAL');
-db.pragma('synchronous = NORMAL');
-db.pragma('busy_timeout = 5000');
+const { db, sql } = openStraightforwardDatabase(databaseUrl.slice('sqlite:'.length));
 const secrets = createSecretBox(Buffer.from(process.env.BENCH_SECRETS_KEY ?? '', 'hex'));
 const logger = pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: true }));
-
-const sql = {
-  keyByHash: db.prepare<
-    [string],
-    { id: string; workspace_id: string; kind: string; disabled: number; expires_at: string | null }
-  >('SELECT id, workspace_id, kind, disabled, expires_at FROM api_keys WHERE hash = ?'),
-  keyInWorkspace: db.prepare<[string, string], Record<string, string | number | null>>(
-    'SELECT * FROM api_keys WHERE hash = ? AND workspace_id = ?',
-  ),
-  usage: db.prepare<{ keyId: string; from: string; day: string; week: string; month: string }, Record<string, number>>(
-    `SELECT
-       coalesce(sum(CASE WHEN day >= @day THEN usage END), 0) AS usage_daily,
-       coalesce(sum(CASE WHEN day >= @week THEN usage END), 0) AS usage_weekly,
-       coalesce(sum(CASE WHEN day >= @month THEN usage END), 0) AS usage_monthly,
-       coalesce(sum(CASE WHEN day >= @day THEN byok_usage END), 0) AS byok_usage_daily,
-       coalesce(sum(CASE WHEN day >= @week THEN byok_usage END), 0) AS byok_usage_weekly,
-       coalesce(sum(CASE WHEN day >= @month THEN byok_usage END), 0) AS byok_usage_monthly
-     FROM key_usage_daily WHERE key_id = @keyId AND day >= @from AND day <= @day`,
-  ),
-  destination: db.prepare<[string, string], Record<string, string | number | null>>(
-    'SELECT * FROM destinations WHERE id = ? AND workspace_id = ?',
-  ),
-  writeDestination: db.prepare(
-    `UPDATE destinations SET name = @name, enabled = @enabled, privacy_mode = @privacy_mode,
-       sampling_rate = @sampling_rate, api_key_hashes = @api_key_hashes, filter_rules = @filter_rules,
-       config_sealed = @config_sealed, revision = @revision, updated_at = @updated_at
-     WHERE id = @id`,
-  ),
-  preset: db.prepare<[string, string], { id: string }>('SELECT id FROM presets WHERE workspace_id = ? AND slug = ?'),
-  versionCount: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM preset_versions WHERE preset_id = ?'),
-  versions: db.prepare<[string, number, number], Record<string, string | number | null>>(
-    `SELECT id, preset_id, version, config, system_prompt, creator_id, created_at, updated_at
-     FROM preset_versions WHERE preset_id = ? ORDER BY version LIMIT ? OFFSET ?`,
-  ),
-};
 
 class ApiError extends Error {
   constructor(
