@@ -42,12 +42,12 @@ function docsAreFresh(): boolean {
     ...[
       'build-docs.ts',
       'code-samples.ts',
-      'spec-changelog-page.ts',
-      'spec-compare.ts',
-      'schema-compare.ts',
-      'spec-diff-rules.ts',
-      'spec-diff-report.ts',
-      'spec-revisions.ts',
+      'spec-diff/changelog-page.ts',
+      'spec-diff/engine/compare.ts',
+      'spec-diff/engine/schema-compare.ts',
+      'spec-diff/engine/rules.ts',
+      'spec-diff/format/report.ts',
+      'spec-diff/revisions.ts',
     ].map((file) => join(root, 'scripts', file)),
     renderer,
   ];
@@ -132,7 +132,7 @@ export async function buildDocs({ ifStale }: { ifStale: boolean }): Promise<void
   const cdn = /https:\/\/cdn\.redoc\.ly\/[^`'"\s]*/.exec(withoutLogo);
   if (cdn) throw new Error(`the renderer still loads something from a CDN: ${cdn[0]}`);
   writeFileSync(join(outputDir, RENDERER_NAME), withoutLogo);
-  const { changelogPage } = await import('./spec-changelog-page.js');
+  const { changelogPage } = await import('./spec-diff/changelog-page.js');
   writeFileSync(changelogFile, (await changelogPage(contract.info.title)).html);
   console.log(`docs: ${outputFile} and changelog.html (renderer ${rendererVersion}, served locally)`);
 }

@@ -78,7 +78,7 @@ describe('npm start on a fresh clone', () => {
     expect(docs).toBe(built[2]);
 
     // The changelog page classes changes with spec:diff's rules: a change of them rebuilds the docs.
-    appendFileSync(join(copy.dir, 'scripts', 'spec-diff-rules.ts'), '\n');
+    appendFileSync(join(copy.dir, 'scripts', 'spec-diff', 'engine', 'rules.ts'), '\n');
     await startAndStop();
     expect(modifiedTimes()[2]).toBeGreaterThan(built[2] ?? Number.POSITIVE_INFINITY);
   }, 90_000);

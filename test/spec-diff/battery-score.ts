@@ -1,8 +1,8 @@
 // How an engine does on the battery: strictly (spec:diff: every expected rule id at its level, and
 // nothing above the edit's class) and coarsely (any engine: an error edit flagged breaking, a
 // warning edit flagged, a compatible edit not flagged breaking).
-import { specChanges } from '../../scripts/spec-compare.js';
-import { LEVELS, type Level, RULES } from '../../scripts/spec-diff-rules.js';
+import { specChanges } from '../../scripts/spec-diff/engine/compare.js';
+import { LEVELS, type Level, RULES } from '../../scripts/spec-diff/engine/rules.js';
 import { BATTERY, type BatteryEdit, baseSpec } from './battery.js';
 
 export interface EditResult {

@@ -1,7 +1,7 @@
 // spec:diff on the battery of edits (battery.ts): every edit at its oasdiff level, with the rule ids
 // oasdiff would name, and nothing louder; every rule id it names is in the rule table.
 import { describe, expect, it } from 'vitest';
-import { RULES } from '../../scripts/spec-diff-rules.js';
+import { RULES } from '../../scripts/spec-diff/engine/rules.js';
 import { BATTERY } from './battery.js';
 import { runSpecDiff } from './battery-score.js';
 

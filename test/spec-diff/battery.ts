@@ -3,7 +3,7 @@
 // (scripts/spec-diff-battery.ts scores it and api-smart-diff) and held to (battery.test.ts).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Level } from '../../scripts/spec-diff-rules.js';
+import type { Level } from '../../scripts/spec-diff/engine/rules.js';
 import { projectRoot } from '../../server/project-root.js';
 import { parseSpecYaml } from '../../server/spec.js';
 

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RULES } from '../../scripts/spec-diff-rules.js';
+import { RULES } from '../../scripts/spec-diff/engine/rules.js';
 import { projectRoot } from '../support/process.js';
 
 const notes = readFileSync(join(projectRoot, 'notes', 'breaking-changes.md'), 'utf8');

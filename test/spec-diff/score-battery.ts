@@ -5,7 +5,7 @@
 // not flagged breaking. Strict score for spec:diff only: every expected oasdiff rule id at its
 // level. The misses are listed by name.
 import { apiCompare } from 'api-smart-diff';
-import { LEVELS, type Level } from '../../scripts/spec-diff-rules.js';
+import { LEVELS, type Level } from '../../scripts/spec-diff/engine/rules.js';
 import { BATTERY, coarse, documentsOf, runSpecDiff } from './battery-score.js';
 
 const tally = () => ({ error: [0, 0], warning: [0, 0], info: [0, 0] }) as Record<Level, [number, number]>;

@@ -1,7 +1,7 @@
 // `npm run spec:changelog -- <from> [<to>]` in a repository of its own, and the docs' changelog page
 // built from a history.
 import { describe, expect, it } from 'vitest';
-import { changelogPage } from '../../scripts/spec-changelog-page.js';
+import { changelogPage } from '../../scripts/spec-diff/changelog-page.js';
 import { scratchRepo } from './scratch-repo.js';
 
 const repo = scratchRepo();
@@ -13,7 +13,7 @@ repo.writeSpec(removeVersionsPath, 'Versions of a preset move');
 
 describe('spec:changelog', () => {
   it('prints the Markdown changelog between two revisions: versions named, grouped by operation, levels marked', async () => {
-    const { code, stdout, stderr } = await repo.run('spec-changelog', ['HEAD~1', 'HEAD']);
+    const { code, stdout, stderr } = await repo.run('spec-diff/changelog', ['HEAD~1', 'HEAD']);
     expect([code, stderr]).toEqual([0, '']);
     expect(stdout).toMatch(/^# Changelog\n\n## 2\.0\.0 -> 3\.0\.0 \(HEAD~1 -> HEAD\)\n/);
     expect(stdout).toContain(
@@ -23,14 +23,14 @@ describe('spec:changelog', () => {
   });
 
   it('compares with the working copy when given one revision', async () => {
-    const { code, stdout } = await repo.run('spec-changelog', ['HEAD']);
+    const { code, stdout } = await repo.run('spec-diff/changelog', ['HEAD']);
     expect(code).toBe(0);
     expect(stdout).toContain('(HEAD -> working copy)');
     expect(stdout).toContain('No change.');
   });
 
   it.each([[[]], [['a', 'b', 'c']], [['--from', 'HEAD']]])('exits 2 with one line on %j', async (args) => {
-    const { code, stdout, stderr } = await repo.run('spec-changelog', args);
+    const { code, stdout, stderr } = await repo.run('spec-diff/changelog', args);
     expect([code, stdout]).toEqual([2, '']);
     expect(stderr.trim().split('\n')).toEqual([
       'spec:changelog: one or two revisions (usage: npm run spec:changelog -- <from> [<to>])',
@@ -38,7 +38,7 @@ describe('spec:changelog', () => {
   });
 
   it('exits 2 with one line on a revision that is no commit', async () => {
-    const { code, stderr } = await repo.run('spec-changelog', ['nope']);
+    const { code, stderr } = await repo.run('spec-diff/changelog', ['nope']);
     expect(code).toBe(2);
     expect(stderr.trim()).toBe(
       'spec:changelog: "nope" is not a commit of this repository (a branch, a tag, HEAD~1...)',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Change, compareSpecs } from '../../scripts/spec-compare.js';
+import { type Change, compareSpecs } from '../../scripts/spec-diff/engine/compare.js';
 
 // Specs edited in place, many levels deep, by each case: typing every level would say nothing more.
 // biome-ignore lint/suspicious/noExplicitAny: documents edited freely by the cases below

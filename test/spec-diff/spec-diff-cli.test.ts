@@ -2,14 +2,14 @@
 // comparison it could make. Exit 0 nothing breaks, 1 a breaking change without a new major
 // version, 2 it cannot compare.
 import { describe, expect, it } from 'vitest';
-import { documentationChanges } from '../../scripts/spec-compare.js';
+import { documentationChanges } from '../../scripts/spec-diff/engine/compare.js';
 import { scratchRepo } from './scratch-repo.js';
 
 const repo = scratchRepo();
 
 async function specDiff(args: string[], edit?: (text: string) => string) {
   repo.writeSpec(edit);
-  const result = await repo.run('spec-diff', args);
+  const result = await repo.run('spec-diff/index', args);
   expect(result.stderr).not.toMatch(/^\s+at /m);
   return result;
 }

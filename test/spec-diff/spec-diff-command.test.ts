@@ -5,13 +5,13 @@ import { runEntry } from '../support/process.js';
 
 describe('spec:diff', () => {
   it('compares with a commit and exits 0 when nothing changed', async () => {
-    const { code, stdout } = await runEntry('scripts/spec-diff.ts', ['HEAD'], {});
+    const { code, stdout } = await runEntry('scripts/spec-diff/index.ts', ['HEAD'], {});
     expect(code).toBe(0);
     expect(stdout).toMatch(/^spec:diff HEAD \(\S+\) -> working copy \(\S+\): \d+ change\(s\)/m);
   });
 
   it('exits 2 with one line for a ref that is no commit', async () => {
-    const { code, stdout, stderr } = await runEntry('scripts/spec-diff.ts', ['no-such-ref'], {});
+    const { code, stdout, stderr } = await runEntry('scripts/spec-diff/index.ts', ['no-such-ref'], {});
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr.trim().split('\n')).toEqual([

@@ -1,7 +1,7 @@
 // How spec:diff and spec:changelog print findings: text (a line each), JSON, or Markdown grouped
 // by operation with the levels marked.
-import type { Change } from './spec-compare.js';
-import { LEVELS, type Level } from './spec-diff-rules.js';
+import type { Change } from '../engine/compare.js';
+import { LEVELS, type Level } from '../engine/rules.js';
 
 export interface Comparison {
   /** What was compared: `HEAD~1` and `working copy`, or two revisions. */

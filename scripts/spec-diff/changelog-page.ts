@@ -2,9 +2,9 @@
 // against the commit before it (spec-compare.ts), grouped by operation, levels marked. Plain HTML
 // with its styles inline: it loads nothing, like the rest of the docs.
 
-import { type Change, specChanges } from './spec-compare.js';
-import { groupByOperation } from './spec-diff-report.js';
-import { type Document, specAt, specHistory, versionOf } from './spec-revisions.js';
+import { type Change, specChanges } from './engine/compare.js';
+import { groupByOperation } from './format/report.js';
+import { type Document, specAt, specHistory, versionOf } from './revisions.js';
 
 const escapeHtml = (text: string) =>
   text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');

@@ -1,9 +1,9 @@
 // npm run spec:changelog -- <from> [<to>]: the Markdown changelog of openapi.yaml between two
 // revisions (to: the working copy when left out), grouped by operation, each change with its level
 // and rule id, both info.versions named.
-import { specChanges } from './spec-compare.js';
-import { markdownReport } from './spec-diff-report.js';
-import { CannotCompare, specAt, versionOf, WORKING_COPY, workingSpec } from './spec-revisions.js';
+import { specChanges } from './engine/compare.js';
+import { markdownReport } from './format/report.js';
+import { CannotCompare, specAt, versionOf, WORKING_COPY, workingSpec } from './revisions.js';
 
 const USAGE = 'usage: npm run spec:changelog -- <from> [<to>]';
 const args = process.argv.slice(2);

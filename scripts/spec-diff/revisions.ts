@@ -3,7 +3,7 @@
 // the current folder (npm runs scripts from the project's).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { parseSpecYaml } from '../server/spec.js';
+import { parseSpecYaml } from '../../server/spec.js';
 
 export type Document = Record<string, unknown>;
 

@@ -3,9 +3,9 @@
 // change with its level (error, warning, info) and rule id (spec-diff-rules.ts); exits 1 on an
 // error (or a warning, with --fail-on warning) unless info.version has a new major version.
 import { parseArgs } from 'node:util';
-import { majorVersion, specChanges } from './spec-compare.js';
-import { FORMATS, type Format, report } from './spec-diff-report.js';
-import { CannotCompare, specAt, versionOf, WORKING_COPY, workingSpec } from './spec-revisions.js';
+import { majorVersion, specChanges } from './engine/compare.js';
+import { FORMATS, type Format, report } from './format/report.js';
+import { CannotCompare, specAt, versionOf, WORKING_COPY, workingSpec } from './revisions.js';
 
 // Exit codes: 0 nothing fails the gate, 1 an error (or warning) without a new major version, 2
 // cannot compare (a bad argument, an unknown ref, a revision without openapi.yaml, YAML that does

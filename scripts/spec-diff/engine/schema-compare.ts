@@ -2,7 +2,7 @@
 // tightening breaks) and what it receives (responses: removing, loosening a promise or adding null
 // breaks). Schemas are compared after dereferencing, so that a component used on both sides is
 // judged where it is used. Every finding is a rule of spec-diff-rules.ts.
-import { type Level, RULES, type SchemaSubject } from './spec-diff-rules.js';
+import { type Level, RULES, type SchemaSubject } from './rules.js';
 
 export type Schema = Record<string, unknown>;
 

@@ -2,7 +2,7 @@
 // request bodies, responses and security, each finding a rule of spec-diff-rules.ts with its
 // level. Schemas are compared after dereferencing, in the direction they flow (schema-compare.ts).
 import { dereference } from '@apidevtools/json-schema-ref-parser';
-import { HTTP_METHODS } from '../server/spec.js';
+import { HTTP_METHODS } from '../../../server/spec.js';
 import { type Change, compareSchemas, Findings, type Schema } from './schema-compare.js';
 
 export type { Change };
