@@ -2,6 +2,7 @@
 // booleans as booleans); a PATCH reads, decides (domain/destination-update.ts) and writes, with no
 // other write in between.
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { ConfigValues, DestinationType, DestinationTypeRules } from '../domain/destination-config-rules.js';
 import {
@@ -65,7 +66,16 @@ export function destinationStore(
     };
   }
 
-  function toColumns(state: DestinationState): DestinationColumns {
+  /**
+   * The row's sealed config when an update leaves the config as it was and it is sealed under the
+   * current key: a change of another field costs no encryption. Undefined when it must be sealed anew.
+   */
+  function keptSealedConfig(row: DestinationRow, before: ConfigValues, after: ConfigValues): string | undefined {
+    const unchanged = after === before || isDeepStrictEqual(after, before);
+    return unchanged && secrets.isCurrent(row.config_sealed) ? row.config_sealed : undefined;
+  }
+
+  function toColumns(state: DestinationState, sealedConfig?: string): DestinationColumns {
     return {
       name: state.name,
       enabled: state.enabled,
@@ -73,7 +83,7 @@ export function destinationStore(
       sampling_rate: state.sampling_rate,
       api_key_hashes: state.api_key_hashes === null ? null : JSON.stringify(state.api_key_hashes),
       filter_rules: state.filter_rules === null ? null : JSON.stringify(state.filter_rules),
-      config_sealed: secrets.seal(JSON.stringify(state.config)),
+      config_sealed: sealedConfig ?? secrets.seal(JSON.stringify(state.config)),
     };
   }
 
@@ -204,10 +214,11 @@ export function destinationStore(
           const decision = decideDestinationUpdate(current, request, rulesOf(current.type));
           if (decision.outcome !== 'changed') return { result: { outcome: decision.outcome, destination: current } };
           const changed = { revision: current.revision + 1, updated_at: now.toISOString() };
+          const columns = toColumns(decision.next, keptSealedConfig(row, current.state.config, decision.next.config));
           // What was written is the decided state: no need to read it back and decrypt it again.
           return {
             result: { outcome: decision.outcome, destination: { ...current, ...changed, state: decision.next } },
-            write: write.bind({ ...toColumns(decision.next), id, readRevision: current.revision, ...changed }),
+            write: write.bind({ ...columns, id, readRevision: current.revision, ...changed }),
           };
         },
       );

@@ -13,7 +13,9 @@ import {
   SqliteQueryCompiler,
 } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type DestinationType, loadDestinationTypeRules } from '../../server/domain/destination-config-rules.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
+import { loadSpec } from '../../server/spec.js';
 import { type OpenedDatabase, openDatabase } from '../../server/store/database.js';
 import { createStore, type Store } from '../../server/store/index.js';
 import { migrateToLatest } from '../../server/store/migrations.js';
@@ -104,6 +106,64 @@ describe('destinations at rest', () => {
       api_key_hashes: [],
       filter_rules: { groups: [] },
     });
+  });
+});
+
+describe('the sealed config of an update', () => {
+  const rulesOf = (type: DestinationType) => {
+    const rules = loadDestinationTypeRules(loadSpec()).get(type);
+    if (!rules) throw new Error(`no rules for ${type}`);
+    return rules;
+  };
+  const sealedConfigOf = async (id: string) =>
+    (await opened.db.selectFrom('destinations').select('config_sealed').where('id', '=', id).executeTakeFirstOrThrow())
+      .config_sealed;
+
+  it('is kept byte for byte when only other fields change, and sealed anew when the config changes', async () => {
+    const workspace = await store.workspaces.create('W', new Date());
+    const destination = await store.destinations.create(webhook(workspace.id, 'd'), new Date());
+    const sealed = await sealedConfigOf(destination.id);
+
+    const renamed = await store.destinations.update(
+      workspace.id,
+      destination.id,
+      new Date(),
+      { changes: { name: 'N', sampling_rate: 0.5 } },
+      rulesOf,
+    );
+    expect(renamed?.outcome).toBe('changed');
+    expect(await sealedConfigOf(destination.id)).toBe(sealed);
+
+    const sameUrl = { config: { url: 'https://example.com/d' } };
+    await store.destinations.update(
+      workspace.id,
+      destination.id,
+      new Date(),
+      { changes: { ...sameUrl, enabled: false } },
+      rulesOf,
+    );
+    expect(await sealedConfigOf(destination.id)).toBe(sealed);
+
+    await store.destinations.update(
+      workspace.id,
+      destination.id,
+      new Date(),
+      { changes: { config: { url: 'https://example.com/e' } } },
+      rulesOf,
+    );
+    expect(await sealedConfigOf(destination.id)).not.toBe(sealed);
+    expect((await store.destinations.find(workspace.id, destination.id))?.state.config).toEqual({
+      url: 'https://example.com/e',
+    });
+  });
+
+  it('is sealed under the current key by any change once the key has rotated', async () => {
+    const workspace = await store.workspaces.create('W', new Date());
+    const destination = await store.destinations.create(webhook(workspace.id, 'd'), new Date());
+    const newKey = randomBytes(32);
+    const rotating = createStore(opened, createSecretBox(newKey, [oldKey]));
+    await rotating.destinations.update(workspace.id, destination.id, new Date(), { changes: { name: 'N' } }, rulesOf);
+    expect(createSecretBox(newKey).isCurrent(await sealedConfigOf(destination.id))).toBe(true);
   });
 });
 
