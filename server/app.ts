@@ -142,8 +142,7 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   // Stryker disable next-line StringLiteral: helmet, which every request reaches (requestLog before it always calls next), removes X-Powered-By too.
   app.disable('x-powered-by');
-  if (metrics) app.use(metrics.track);
-  app.use(requestLog(logger, { probePaths: [PATHS.health, PATHS.ready] }));
+  app.use(requestLog(logger, { probePaths: [PATHS.health, PATHS.ready], observer: metrics?.observer }));
   app.use(securityHeaders());
   if (corsOrigins.length > 0) app.use(cors(corsOptions(spec, corsOrigins)));
   app.set('etag', false);

@@ -4,20 +4,19 @@
 // from a fixed set (every status the spec documents and the server's own, else its class, "2xx"
 // ... "5xx", or "aborted"). So the series are bounded whatever paths, headers or keys a client
 // sends.
-import type { RequestHandler } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { type OpenApiDocument, specOperations } from '../spec.js';
 import type { PoolFigures } from '../store/index.js';
+import type { ResponseObserver } from './request-log.js';
 import { matchedOperation } from './request-shape.js';
-import { isWarmUpRequest } from './warm-up.js';
 
 /** What refused a request before its operation ran. */
 export type Refusal = 'rate_limit' | 'auth_failures';
 
 export interface Metrics {
   readonly registry: Registry;
-  /** The app's first middleware: counts, times and tracks in flight every request. */
-  readonly track: RequestHandler;
+  /** Counts, times and tracks in flight every request, told by the request log (request-log.ts). */
+  readonly observer: ResponseObserver;
   refused(reason: Refusal): void;
 }
 
@@ -123,23 +122,19 @@ export function createMetrics(spec: OpenApiDocument, pool?: () => PoolFigures | 
     return series;
   };
 
-  const track: RequestHandler = (req, res, next) => {
-    // The server's own requests at start (warm-up.ts) are not traffic.
-    if (isWarmUpRequest(req)) return next();
-    const startedAt = performance.now();
-    inFlight++;
-    // 'close' comes once per response, after it is sent or when the client goes first: no need
-    // for once()'s wrapper.
-    res.on('close', () => {
+  const observer: ResponseObserver = {
+    started() {
+      inFlight++;
+    },
+    answered(req, res, seconds) {
       inFlight--;
       const operation = matchedOperation(req)?.operation.operationId ?? NO_OPERATION;
       const series = seriesOf(operation);
       const status = res.writableFinished ? res.statusCode : ABORTED;
       series.answered.set(status, (series.answered.get(status) ?? 0) + 1);
-      series.duration.observe((performance.now() - startedAt) / 1000);
-    });
-    next();
+      series.duration.observe(seconds);
+    },
   };
 
-  return { registry, track, refused: (reason) => refusals.labels(reason).inc() };
+  return { registry, observer, refused: (reason) => refusals.labels(reason).inc() };
 }

@@ -5,10 +5,12 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { type AddressInfo, connect } from 'node:net';
 import express from 'express';
+import pino from 'pino';
 import type { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetrics } from '../../server/http/metrics.js';
 import { listenForMetrics, type MetricsServer } from '../../server/http/metrics-server.js';
+import { requestLog } from '../../server/http/request-log.js';
 import { warmUp } from '../../server/http/warm-up.js';
 import { createKey } from '../../server/provisioning/index.js';
 import { specOperations } from '../../server/spec.js';
@@ -157,7 +159,7 @@ describe('the status label', () => {
   it("is a status's class when neither the spec nor the server names it, summed over the statuses of the class", async () => {
     const metrics = createMetrics(spec);
     const app = express();
-    app.use(metrics.track);
+    app.use(requestLog(pino({ level: 'silent' }), { observer: metrics.observer }));
     app.get('/status/:status', (req, res) => {
       res.status(Number(req.params.status)).end();
     });
@@ -186,7 +188,7 @@ describe("the server's own requests and the pool", () => {
   it('does not count the warm-up requests made at start, and counts the first request after them', async () => {
     const metrics = createMetrics(spec);
     const app = express();
-    app.use(metrics.track);
+    app.use(requestLog(pino({ level: 'silent' }), { observer: metrics.observer }));
     app.use((_req, res) => {
       res.status(404).end();
     });
