@@ -1,46 +1,50 @@
-// The rungs of the ladder: bare Express, then the server's layers added one at a time in the
-// server's order. Each rung is measured against the rung it adds to; the patched validator is
-// measured against the same rung as the released one, in its place.
-export type RungId = 'log' | 'helmet' | 'parse' | 'released' | 'patched' | 'auth' | 'limit' | 'handler' | 'metrics';
+// The rungs of the ladder: bare Express, then prefixes of the server's own request pipeline
+// (server/request-pipeline.ts), each a layer or two longer than the one before, then the server
+// itself. Each rung is measured against the rung it adds to; the released validator is measured
+// against the same rung as the server's patched one, in its place.
+import type { LayerName } from '../server/request-pipeline.js';
 
 export interface Rung {
   id: string;
   label: string;
-  layers: RungId[];
+  /** The pipeline up to and including this layer, answering from the constant table; none for bare Express. */
+  upTo?: LayerName;
+  /** The validator as released instead of the server's patched one. */
+  releasedValidator?: boolean;
+  /** The whole server (createApp), with or without its metrics. */
+  server?: 'plain' | 'with metrics';
   /** The rung this one adds a layer to; none for bare Express. */
   base?: string;
 }
 
-const upToParse: RungId[] = ['log', 'helmet', 'parse'];
 export const LADDER: Rung[] = [
-  { id: 'bare', label: 'bare Express', layers: [] },
-  { id: 'log', label: 'request log', layers: ['log'], base: 'bare' },
-  { id: 'helmet', label: 'helmet', layers: ['log', 'helmet'], base: 'log' },
-  { id: 'parse', label: 'strict query integers + JSON parser', layers: upToParse, base: 'helmet' },
+  { id: 'bare', label: 'bare Express' },
+  { id: 'log', label: 'request log', upTo: 'request log', base: 'bare' },
+  { id: 'headers', label: 'security headers', upTo: 'security headers', base: 'log' },
+  { id: 'match', label: 'operation match (and the warm-up flag)', upTo: 'warm-up checks', base: 'headers' },
+  { id: 'auth', label: 'authentication with its key lookup', upTo: 'authentication', base: 'match' },
+  { id: 'limit', label: 'rate limit', upTo: 'rate limit', base: 'auth' },
+  { id: 'kind', label: 'key kind', upTo: 'key kind', base: 'limit' },
+  {
+    id: 'parse',
+    label: 'content type, body admission, JSON parser, request shape',
+    upTo: 'request shape',
+    base: 'kind',
+  },
+  { id: 'sizes', label: 'storable text and body sizes', upTo: 'body sizes', base: 'parse' },
   {
     id: 'released',
     label: 'express-openapi-validator as released',
-    layers: [...upToParse, 'released'],
-    base: 'parse',
+    upTo: 'pending field errors',
+    releasedValidator: true,
+    base: 'sizes',
   },
   {
     id: 'patched',
-    label: 'the validator with the route-matcher cache (patched)',
-    layers: [...upToParse, 'patched'],
-    base: 'parse',
+    label: 'the validator as the server runs it (patched)',
+    upTo: 'pending field errors',
+    base: 'sizes',
   },
-  { id: 'auth', label: 'authentication', layers: [...upToParse, 'patched', 'auth'], base: 'patched' },
-  { id: 'limit', label: 'rate limit', layers: [...upToParse, 'patched', 'auth', 'limit'], base: 'auth' },
-  {
-    id: 'handler',
-    label: 'the handler and its query (the full server)',
-    layers: [...upToParse, 'patched', 'auth', 'limit', 'handler'],
-    base: 'limit',
-  },
-  {
-    id: 'metrics',
-    label: 'Prometheus metrics (METRICS_PORT set)',
-    layers: [...upToParse, 'patched', 'auth', 'limit', 'handler', 'metrics'],
-    base: 'handler',
-  },
+  { id: 'handler', label: 'the handler and its query (the full server)', server: 'plain', base: 'patched' },
+  { id: 'metrics', label: 'Prometheus metrics (METRICS_PORT set)', server: 'with metrics', base: 'handler' },
 ];

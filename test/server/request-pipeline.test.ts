@@ -1,0 +1,108 @@
+// The request path is one list of named layers (server/request-pipeline.ts): createApp mounts it
+// whole, and the benchmark's ladder mounts prefixes of it, so that each rung measures the server's
+// own layers. A prefix mounted alone does what its layers do; a layer for every request may not
+// follow one of the API.
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LADDER } from '../../bench/ladder-rungs.js';
+import { createSecretBox } from '../../server/domain/secrets.js';
+import { systemClock } from '../../server/domain/time.js';
+import { UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
+import { bindOperations } from '../../server/operations/bind.js';
+import { operationHandlers } from '../../server/operations/index.js';
+import { type Layer, mountPipeline, requestPipeline } from '../../server/request-pipeline.js';
+import { createSpecAjv, operationPath, specOperations } from '../../server/spec.js';
+import { openStore, type Store } from '../../server/store/index.js';
+import { destinationTypes, spec } from '../support/server.js';
+
+let store: Store;
+let layers: Layer[];
+
+beforeAll(async () => {
+  store = await openStore('sqlite::memory:', createSecretBox(Buffer.alloc(32, 1)));
+  layers = requestPipeline(
+    {
+      store,
+      clock: systemClock,
+      logger: pino({ level: 'silent' }),
+      spec,
+      validateResponses: false,
+      rateLimit: UNREACHABLE_RATE_LIMIT,
+      authFailureLimit: UNREACHABLE_RATE_LIMIT,
+      probePaths: [],
+    },
+    bindOperations(spec, operationHandlers),
+    { store, clock: systemClock, destinationTypes },
+    createSpecAjv(spec),
+  );
+});
+afterAll(async () => {
+  await store.close();
+});
+
+/** The status of a GET of the first operation, through `prefix` and then a constant 200. */
+async function statusThrough(prefix: readonly Layer[]): Promise<number> {
+  const app = express();
+  mountPipeline(app, spec, prefix);
+  app.use((_req, res) => {
+    res.json({});
+  });
+  app.use(((err, _req, res, _next) => {
+    res.status((err as { status?: number }).status ?? 500).json({});
+  }) as express.ErrorRequestHandler);
+  const server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  try {
+    const first = specOperations(spec)[0];
+    if (!first) throw new Error('the spec has no operation');
+    const path = operationPath(spec, first.operation.operationId, { hash: 'a'.repeat(64), id: 'x', slug: 'x' });
+    const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`);
+    return response.status;
+  } finally {
+    server.close();
+  }
+}
+
+describe('the request pipeline', () => {
+  it('lists the checks in the order openapi.yaml states: the caller admitted before the request is read', () => {
+    const names = layers.map((layer) => layer.name);
+    const at = (name: string) => names.indexOf(name as (typeof names)[number]);
+    expect(at('operation match')).toBeLessThan(at('authentication'));
+    expect(at('key kind')).toBeLessThan(at('content type'));
+    expect(at('json body')).toBeLessThan(at('validator'));
+    expect(names.at(-1)).toBe('operations');
+  });
+
+  it('mounted up to the operation match answers what follows it; up to authentication, refuses a request without a key', async () => {
+    const upTo = (name: string) => layers.slice(0, layers.findIndex((layer) => layer.name === name) + 1);
+    expect(await statusThrough(upTo('operation match'))).toBe(200);
+    expect(await statusThrough(upTo('authentication'))).toBe(401);
+  });
+
+  it('refuses a layer for every request after a layer of the API', () => {
+    const [first, ...rest] = layers;
+    if (!first) throw new Error('no layers');
+    expect(() => mountPipeline(express(), spec, [...rest, first])).toThrow(
+      /request log, for every request, comes after/,
+    );
+  });
+});
+
+describe("the benchmark's ladder", () => {
+  it("climbs the server's own layers in their order, to the last check before the handler", () => {
+    const names = layers.map((layer) => layer.name);
+    const positions = LADDER.flatMap((rung) => (rung.upTo ? [names.indexOf(rung.upTo)] : []));
+    expect(positions.every((position) => position >= 0)).toBe(true);
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
+    expect(names[Math.max(...positions) + 1]).toBe('operations');
+  });
+
+  it('measures every rung against a rung before it', () => {
+    const ids = LADDER.map((rung) => rung.id);
+    for (const [index, rung] of LADDER.entries())
+      if (rung.base !== undefined) expect(ids.indexOf(rung.base)).toBeLessThan(index);
+  });
+});
