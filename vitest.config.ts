@@ -1,9 +1,9 @@
 import { defineConfig } from 'vitest/config';
-import { findTestServices } from './test/support/services.js';
+import { findTestServices } from './test/support/runner/services.js';
 
 // The store and server suites run on SQLite always, and again on PostgreSQL when
 // TEST_POSTGRES_URL names a server where the tests may create and drop databases, or when
-// PostgreSQL answers on its default loopback port (test/support/services.ts); Redis alike.
+// PostgreSQL answers on its default loopback port (test/support/runner/services.ts); Redis alike.
 // The config is read once per project: the lines are said once.
 const serviceLines = await findTestServices(process.env);
 if (!process.env.TEST_SERVICES_SAID) console.log(serviceLines.join('\n'));
@@ -24,9 +24,9 @@ export default defineConfig({
   test: {
     environment: 'node',
     // The default output, and one line per skipped suite saying why.
-    reporters: ['default', './test/support/skip-reasons-reporter.ts'],
-    // What each test file's servers exercised of the contract, for scripts/contract-coverage.ts.
-    setupFiles: ['./test/support/contract-coverage-setup.ts'],
+    reporters: ['default', './test/support/runner/skip-reasons-reporter.ts'],
+    // What each test file's servers exercised of the contract, for scripts/contract-coverage/index.ts.
+    setupFiles: ['./scripts/contract-coverage/setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     projects: [

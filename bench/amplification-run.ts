@@ -1,16 +1,17 @@
-// npm run bench:amplification [-- --json]: every body of bench/amplification-vectors.ts sent to the
-// built server in production mode, with a key and without, beside the plain body of the same size,
-// then the latency of plain requests while the costliest body is sent two at a time; the table for
-// BENCHMARKS.md ("Amplification"), written to bench/amplification.json too.
+// npm run bench:amplification [-- --json]: every body of bench/shared/amplification-vectors.ts
+// sent to the built server in production mode, with a key and without, beside the plain body of
+// the same size, then the latency of plain requests while the costliest body is sent two at a
+// time; the table for BENCHMARKS.md ("Amplification"), written to bench/amplification.json too.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgsOrMessage } from '../scripts/cli-args.js';
+import { parseArgsOrMessage } from '../scripts/shared/cli-args.js';
+import { runMain } from '../scripts/shared/run-main.js';
 import { projectRoot } from '../server/project-root.js';
-import { amplificationTable, costliestBeside, latencyMeanwhile, measureAmplification } from './amplification.js';
-import { BUILD_SCRIPTS, seededServer } from './hostile.js';
-import { serverNodeFlags, stopServer } from './processes.js';
+import { amplificationTable, costliestBeside, latencyMeanwhile, measureAmplification } from './shared/amplification.js';
+import { BUILD_SCRIPTS, seededServer } from './shared/hostile.js';
+import { serverNodeFlags, stopServer } from './shared/processes.js';
 
-async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[]): Promise<number> {
   const parsed = parseArgsOrMessage({ args: argv, options: { json: { type: 'boolean' } } });
   if (typeof parsed === 'string') {
     console.error(`bench:amplification: ${parsed} (usage: npm run bench:amplification [-- --json])`);
@@ -37,4 +38,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+await runMain(main, import.meta.url);

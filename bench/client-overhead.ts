@@ -7,14 +7,15 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { createApiClient } from '../client/index.js';
-import { parseArgsOrExit } from '../scripts/cli-args.js';
+import { parseArgsOrMessage } from '../scripts/shared/cli-args.js';
+import { runMain } from '../scripts/shared/run-main.js';
 import { createApp } from '../server/app.js';
 import { createSecretBox } from '../server/domain/secrets.js';
 import { UNREACHABLE_RATE_LIMIT } from '../server/http/rate-limit.js';
 import { createKey } from '../server/provisioning/index.js';
 import { loadSpec } from '../server/spec.js';
 import { openStore } from '../server/store/index.js';
-import { median } from './stats.js';
+import { median } from './shared/stats.js';
 
 export interface ClientOverhead {
   calls: number;
@@ -85,14 +86,20 @@ export async function measureClientOverhead({
   return { calls, rounds, rawFetchMsPerCall: median(raw), clientMsPerCall: median(typed), medianRatio: median(ratios) };
 }
 
-if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop() ?? '')) {
-  const { values } = parseArgsOrExit({
+export async function main(argv: string[]): Promise<number> {
+  const parsed = parseArgsOrMessage({
+    args: argv,
     options: {
       calls: { type: 'string', default: '2000' },
       rounds: { type: 'string', default: '7' },
       json: { type: 'boolean' },
     },
   });
+  if (typeof parsed === 'string') {
+    console.error(parsed);
+    return 2;
+  }
+  const { values } = parsed;
   const result = await measureClientOverhead({ calls: Number(values.calls), rounds: Number(values.rounds) });
   if (values.json) console.log(JSON.stringify({ ...result, target: 1.1 }));
   else {
@@ -101,4 +108,7 @@ if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()
     console.log(`  typed client: ${result.clientMsPerCall.toFixed(3)} ms/call`);
     console.log(`  ratio:        ${result.medianRatio.toFixed(3)}x (target <= 1.1x)`);
   }
+  return 0;
 }
+
+await runMain(main, import.meta.url);

@@ -1,24 +1,18 @@
 // A new user's first starts, timed: `npm start` in a copy of this checkout as a fresh clone has it
-// (scripts/checkout-copy.ts), from the spawn to the first 200 of /readyz. Three
+// (scripts/shared/checkout-copy.ts), from the spawn to the first 200 of /readyz. Three
 // starts: a fresh clone (no build, no docs, no database), nothing changed since, and one server
 // source touched. Each is repeated, fresh copies included; the medians are reported.
 // Usage: npm run bench:first-start [-- --repeat n]
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { utimesSync } from 'node:fs';
 import { join } from 'node:path';
-import { copyOfCheckout } from '../scripts/checkout-copy.js';
-import { waitForOutput } from '../scripts/child-process.js';
-import { parseArgsOrExit } from '../scripts/cli-args.js';
-import { median } from './stats.js';
+import { copyOfCheckout } from '../scripts/shared/checkout-copy.js';
+import { waitForOutput } from '../scripts/shared/child-process.js';
+import { parseArgsOrMessage } from '../scripts/shared/cli-args.js';
+import { runMain } from '../scripts/shared/run-main.js';
+import { median } from './shared/stats.js';
 
 const TARGETS_MS = { fresh: 8000, unchanged: 2000 } as const;
-
-const { values: flags } = parseArgsOrExit({ options: { repeat: { type: 'string', default: '3' } } });
-const repeat = Number(flags.repeat);
-if (!Number.isInteger(repeat) || repeat < 1) {
-  console.error(`--repeat takes a whole number of runs, at least 1 (got ${flags.repeat})`);
-  process.exit(2);
-}
 
 async function firstOk(url: string): Promise<void> {
   for (;;) {
@@ -55,31 +49,52 @@ async function timeStart(dir: string): Promise<number> {
   }
 }
 
-const runs: Record<'fresh' | 'unchanged' | 'sourceTouched', number[]> = { fresh: [], unchanged: [], sourceTouched: [] };
-for (let run = 0; run < repeat; run++) {
-  const copy = copyOfCheckout();
-  const { dir } = copy;
-  try {
-    runs.fresh.push(await timeStart(dir));
-    runs.unchanged.push(await timeStart(dir));
-    const now = new Date();
-    utimesSync(join(dir, 'server', 'app.ts'), now, now);
-    runs.sourceTouched.push(await timeStart(dir));
-  } finally {
-    copy.remove();
-  }
+/** A row of the table: the median of the runs, each run, and the target when there is one. */
+function row(name: string, values: number[], target?: number): string {
+  const met = target === undefined ? '-' : median(values) <= target ? 'yes' : 'no';
+  return `| ${name} | ${Math.round(median(values))} | ${values.map(Math.round).join(', ')} | ${target ?? '-'} | ${met} |`;
 }
 
-const row = (name: string, values: number[], target?: number) =>
-  `| ${name} | ${Math.round(median(values))} | ${values.map(Math.round).join(', ')} | ${target ?? '-'} | ${
-    target === undefined ? '-' : median(values) <= target ? 'yes' : 'no'
-  } |`;
-console.log(
-  [
-    '| `npm start` | median ms to the first 200 | each run | target | met |',
-    '|---|---|---|---|---|',
-    row('fresh clone (builds the server and the docs, creates and seeds the database)', runs.fresh, TARGETS_MS.fresh),
-    row('nothing changed since', runs.unchanged, TARGETS_MS.unchanged),
-    row('one server source touched', runs.sourceTouched),
-  ].join('\n'),
-);
+export async function main(argv: string[]): Promise<number> {
+  const parsed = parseArgsOrMessage({ args: argv, options: { repeat: { type: 'string', default: '3' } } });
+  if (typeof parsed === 'string') {
+    console.error(parsed);
+    return 2;
+  }
+  const repeat = Number(parsed.values.repeat);
+  if (!Number.isInteger(repeat) || repeat < 1) {
+    console.error(`--repeat takes a whole number of runs, at least 1 (got ${parsed.values.repeat})`);
+    return 2;
+  }
+  const runs: Record<'fresh' | 'unchanged' | 'sourceTouched', number[]> = {
+    fresh: [],
+    unchanged: [],
+    sourceTouched: [],
+  };
+  for (let run = 0; run < repeat; run++) {
+    const copy = copyOfCheckout();
+    const { dir } = copy;
+    try {
+      runs.fresh.push(await timeStart(dir));
+      runs.unchanged.push(await timeStart(dir));
+      const now = new Date();
+      utimesSync(join(dir, 'server', 'app.ts'), now, now);
+      runs.sourceTouched.push(await timeStart(dir));
+    } finally {
+      copy.remove();
+    }
+  }
+
+  console.log(
+    [
+      '| `npm start` | median ms to the first 200 | each run | target | met |',
+      '|---|---|---|---|---|',
+      row('fresh clone (builds the server and the docs, creates and seeds the database)', runs.fresh, TARGETS_MS.fresh),
+      row('nothing changed since', runs.unchanged, TARGETS_MS.unchanged),
+      row('one server source touched', runs.sourceTouched),
+    ].join('\n'),
+  );
+  return 0;
+}
+
+await runMain(main, import.meta.url);

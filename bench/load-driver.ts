@@ -1,8 +1,8 @@
 // The load: autocannon on loopback against each server in turn, bounded in time and connections,
 // in interleaved rounds with the order rotated; and sequential requests for latency.
 import autocannon from 'autocannon';
-import { cpuMicros, type Started } from './processes.js';
-import { median } from './stats.js';
+import { cpuMicros, type Started } from './shared/processes.js';
+import { median } from './shared/stats.js';
 
 export interface LoadSettings {
   rounds: number;

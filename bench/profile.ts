@@ -8,8 +8,9 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { parseArgsOrExit } from '../scripts/cli-args.js';
-import { runToEnd, serverNodeFlags, startServer, stopServer } from './processes.js';
+import { parseArgsOrMessage } from '../scripts/shared/cli-args.js';
+import { runMain } from '../scripts/shared/run-main.js';
+import { runToEnd, serverNodeFlags, startServer, stopServer } from './shared/processes.js';
 
 interface ProfileNode {
   id: number;
@@ -29,16 +30,7 @@ interface Sample {
   us: number;
 }
 
-const { values: options, positionals } = parseArgsOrExit({
-  allowPositionals: true,
-  options: { seconds: { type: 'string', default: '10' }, metrics: { type: 'boolean' } },
-});
-const operation = positionals[0] ?? 'getKey';
-const operations = ['getKey', 'updateObservabilityDestination', 'listPresetVersions'];
-if (!operations.includes(operation)) {
-  console.error(`Unknown operation ${operation}: one of ${operations.join(', ')}.`);
-  process.exit(2);
-}
+const OPERATIONS = ['getKey', 'updateObservabilityDestination', 'listPresetVersions'];
 
 function packageOf(url: string): string {
   if (url === '') return '(native, GC and idle)';
@@ -108,57 +100,81 @@ function summary(profile: CpuProfile, samples: Sample[]): string {
   return `${total} samples during the load\n\nby package (self time):\n${top(byPackage, 20)}\n\nby function (self time):\n${top(byFunction, 30)}`;
 }
 
-const databaseUrl = `sqlite:${join(mkdtempSync(join(tmpdir(), 'bench-profile-')), 'api.db')}`;
-const secretsKey = randomBytes(32).toString('hex');
-const seeded = JSON.parse(
-  await runToEnd('dist/bench/servers/seed.js', [databaseUrl, '1000'], { BENCH_SECRETS_KEY: secretsKey }),
-) as Record<string, string>;
-const profileDir = mkdtempSync(join(tmpdir(), 'bench-cpuprofile-'));
-const env = { BENCH_SECRETS_KEY: secretsKey, ...(options.metrics && { BENCH_METRICS: '1' }) };
-const subject = await startServer('dist/bench/servers/subject.js', [databaseUrl], env, [
-  ...serverNodeFlags,
-  '--cpu-prof',
-  `--cpu-prof-dir=${profileDir}`,
-]);
-const request =
-  operation === 'getKey'
-    ? [{ method: 'GET' as const, path: `/api/v1/keys/${seeded.idleKeyHash}` }]
-    : operation === 'listPresetVersions'
-      ? [{ method: 'GET' as const, path: '/api/v1/presets/small/versions?limit=50' }]
-      : ['{"sampling_rate":0.5}', '{"sampling_rate":0.25}'].map((body) => ({
-          method: 'PATCH' as const,
-          path: `/api/v1/observability/destinations/${seeded.destinationId}`,
-          body,
-        }));
-const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
-const loadStartedUs = monotonicUs();
-const result = await autocannon({
-  url: `http://127.0.0.1:${subject.port}`,
-  connections: 10,
-  duration: Number(options.seconds),
-  headers: { authorization: `Bearer ${seeded.managementKey}`, 'content-type': 'application/json' },
-  requests: request,
-});
-const loadEndedUs = monotonicUs();
-await stopServer(subject);
-const [file] = readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile'));
-if (!file) throw new Error('the server wrote no profile');
-const profile = JSON.parse(readFileSync(join(profileDir, file), 'utf8')) as CpuProfile;
-const samples = samplesWithin(profile, loadStartedUs, loadEndedUs);
-if (samples.length === 0) {
-  console.error("No sample of the profile falls within the load: the profile's clock is not this process's.");
-  process.exit(1);
+export async function main(argv: string[]): Promise<number> {
+  const parsed = parseArgsOrMessage({
+    args: argv,
+    allowPositionals: true,
+    options: { seconds: { type: 'string', default: '10' }, metrics: { type: 'boolean' } },
+  });
+  if (typeof parsed === 'string') {
+    console.error(parsed);
+    return 2;
+  }
+  const operation = parsed.positionals[0] ?? 'getKey';
+  if (!OPERATIONS.includes(operation)) {
+    console.error(`Unknown operation ${operation}: one of ${OPERATIONS.join(', ')}.`);
+    return 2;
+  }
+  return profileUnderLoad(operation, Number(parsed.values.seconds), parsed.values.metrics === true);
 }
-const requests = result.requests.total;
-console.log(
-  `${operation}, ${options.seconds} s under load, ${requests.toLocaleString('en')} requests; profile: ${join(profileDir, file)}\n`,
-);
-console.log(summary(profile, samples));
-if (options.metrics) {
-  const own = ownTimeUs(profile, samples, /\/server\/http\/metrics\.js$|\/node_modules\/prom-client\//);
-  // A count of samples is known to about its square root.
-  const spread = own.us / Math.sqrt(Math.max(1, own.samples));
+
+/** Loads `operation` on a profiled server for `seconds`, then prints where its CPU time went. */
+async function profileUnderLoad(operation: string, seconds: number, metrics: boolean): Promise<number> {
+  const databaseUrl = `sqlite:${join(mkdtempSync(join(tmpdir(), 'bench-profile-')), 'api.db')}`;
+  const secretsKey = randomBytes(32).toString('hex');
+  const seeded = JSON.parse(
+    await runToEnd('dist/bench/servers/seed.js', [databaseUrl, '1000'], { BENCH_SECRETS_KEY: secretsKey }),
+  ) as Record<string, string>;
+  const profileDir = mkdtempSync(join(tmpdir(), 'bench-cpuprofile-'));
+  const env = { BENCH_SECRETS_KEY: secretsKey, ...(metrics && { BENCH_METRICS: '1' }) };
+  const subject = await startServer('dist/bench/servers/subject.js', [databaseUrl], env, [
+    ...serverNodeFlags,
+    '--cpu-prof',
+    `--cpu-prof-dir=${profileDir}`,
+  ]);
+  const request =
+    operation === 'getKey'
+      ? [{ method: 'GET' as const, path: `/api/v1/keys/${seeded.idleKeyHash}` }]
+      : operation === 'listPresetVersions'
+        ? [{ method: 'GET' as const, path: '/api/v1/presets/small/versions?limit=50' }]
+        : ['{"sampling_rate":0.5}', '{"sampling_rate":0.25}'].map((body) => ({
+            method: 'PATCH' as const,
+            path: `/api/v1/observability/destinations/${seeded.destinationId}`,
+            body,
+          }));
+  const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
+  const loadStartedUs = monotonicUs();
+  const result = await autocannon({
+    url: `http://127.0.0.1:${subject.port}`,
+    connections: 10,
+    duration: seconds,
+    headers: { authorization: `Bearer ${seeded.managementKey}`, 'content-type': 'application/json' },
+    requests: request,
+  });
+  const loadEndedUs = monotonicUs();
+  await stopServer(subject);
+  const [file] = readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile'));
+  if (!file) throw new Error('the server wrote no profile');
+  const profile = JSON.parse(readFileSync(join(profileDir, file), 'utf8')) as CpuProfile;
+  const samples = samplesWithin(profile, loadStartedUs, loadEndedUs);
+  if (samples.length === 0) {
+    console.error("No sample of the profile falls within the load: the profile's clock is not this process's.");
+    return 1;
+  }
+  const requests = result.requests.total;
   console.log(
-    `\nthe metrics' own time (server/http/metrics.js and prom-client, with the Node internals they call): ${(own.us / requests).toFixed(2)} ± ${(spread / requests).toFixed(2)} µs per request (${own.samples} of the load's ${samples.length} samples, ${((100 * own.samples) / samples.length).toFixed(2)} %)`,
+    `${operation}, ${seconds} s under load, ${requests.toLocaleString('en')} requests; profile: ${join(profileDir, file)}\n`,
   );
+  console.log(summary(profile, samples));
+  if (metrics) {
+    const own = ownTimeUs(profile, samples, /\/server\/http\/metrics\.js$|\/node_modules\/prom-client\//);
+    // A count of samples is known to about its square root.
+    const spread = own.us / Math.sqrt(Math.max(1, own.samples));
+    console.log(
+      `\nthe metrics' own time (server/http/metrics.js and prom-client, with the Node internals they call): ${(own.us / requests).toFixed(2)} ± ${(spread / requests).toFixed(2)} µs per request (${own.samples} of the load's ${samples.length} samples, ${((100 * own.samples) / samples.length).toFixed(2)} %)`,
+    );
+  }
+  return 0;
 }
+
+await runMain(main, import.meta.url);

@@ -60,7 +60,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const retryingFetch = createRetryingFetch(baseFetch, {
     ...(options.retry && { retry: options.retry }),
-    // Stryker disable next-line ConditionalExpression: always spreading gives `timeoutMs: undefined` when no timeout is set, and createRetryingFetch treats an undefined timeoutMs exactly as an absent one.
+    // Stryker disable next-line ConditionalExpression: equivalent, see mutation/equivalents.md#client-timeout-undefined
     ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
   });
   // openapi-fetch answers the response without the request it built: an ApiError names both.
@@ -91,7 +91,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
     async updateObservabilityDestination(id, body, { ifMatch } = {}) {
       const result = await raw.PATCH('/observability/destinations/{id}', {
-        // Stryker disable next-line ConditionalExpression: always spreading gives `'If-Match': undefined` without ifMatch, and openapi-fetch's mergeHeaders skips undefined values, so no If-Match header is sent either way.
+        // Stryker disable next-line ConditionalExpression: equivalent, see mutation/equivalents.md#client-if-match-undefined
         params: { path: { id }, ...(ifMatch !== undefined && { header: { 'If-Match': ifMatch } }) },
         body,
       });

@@ -24,6 +24,7 @@ export function retryAfterMs(header: string | null, now: number = Date.now()): n
   if (DELAY_SECONDS.test(value)) return Number(value) * 1000;
   if (!HTTP_DATE.test(value)) return undefined;
   // HTTP dates are in GMT, the asctime form without saying so.
+  // Stryker disable next-line MethodExpression: equivalent, see mutation/equivalents.md#gmt-said-twice
   const date = Date.parse(value.endsWith(' GMT') ? value : `${value} GMT`);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

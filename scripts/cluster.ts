@@ -11,19 +11,19 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type Address, clusterInstances, haproxyConfig, SHUTDOWN_DELAY_MS } from '../deploy/haproxy-config.js';
 import { projectRoot } from '../server/project-root.js';
-import { parseArgsOrMessage } from './cli-args.js';
+import { parseArgsOrMessage } from './shared/cli-args.js';
+import { runMain } from './shared/run-main.js';
 
 const USAGE = 'usage: npm run cluster -- --instances <n> [--port <p>]';
 const HOST = '127.0.0.1';
 const METRICS_OFFSET = 100;
 const RESTART_PAUSE_MS = 200;
 
-function fail(code: number, message: string): never {
+function fail(code: number, message: string): number {
   console.error(`cluster: ${message}`);
-  process.exit(code);
+  return code;
 }
 
 export interface ClusterOptions {
@@ -110,13 +110,13 @@ async function waitUntilReady(url: string, child: ChildProcess, timeoutMs = 20_0
   return false;
 }
 
-async function main(args: string[]): Promise<number> {
-  const options = parseClusterArgs(args);
-  if (typeof options === 'string') fail(2, `${options} (${USAGE})`);
+export async function main(argv: string[]): Promise<number> {
+  const options = parseClusterArgs(argv);
+  if (typeof options === 'string') return fail(2, `${options} (${USAGE})`);
   const missing = checkEnvironment(process.env);
-  if (missing) fail(2, missing);
+  if (missing) return fail(2, missing);
   if (!haproxyInstalled())
-    fail(1, 'HAProxy is not installed: `sudo apt-get install haproxy` (Debian, Ubuntu), then run this again.');
+    return fail(1, 'HAProxy is not installed: `sudo apt-get install haproxy` (Debian, Ubuntu), then run this again.');
 
   const { buildServer } = (await import(join(projectRoot, 'scripts', 'build-server.mjs'))) as {
     buildServer(): Promise<boolean>;
@@ -153,7 +153,7 @@ async function main(args: string[]): Promise<number> {
   const configFile = join(temporaryFolder('cluster-'), 'haproxy.cfg');
   writeFileSync(configFile, haproxyConfig({ front, instances: addresses, servedBy: true }));
 
-  const stopEverything = async (code: number): Promise<never> => {
+  const stopEverything = async (code: number): Promise<number> => {
     stopping = true;
     const children = [...running.values(), haproxy].filter((child): child is ChildProcess => child !== undefined);
     await Promise.all(
@@ -166,12 +166,16 @@ async function main(args: string[]): Promise<number> {
           }),
       ),
     );
-    process.exit(code);
+    return code;
   };
-  // Once: a second Ctrl-C, or SIGTERM after it, waits for the same instances to drain.
-  let stopped: Promise<never> | undefined;
-  const stopAll = (code: number) => {
-    stopped ??= stopEverything(code);
+  // Once: a second Ctrl-C, or SIGTERM after it, waits for the same instances to drain. The cluster
+  // runs until then: `stopped` is main's answer.
+  let settle: (code: number) => void = () => undefined;
+  const stopped = new Promise<number>((resolve) => {
+    settle = resolve;
+  });
+  const stopAll = (code: number): Promise<number> => {
+    if (!stopping) void stopEverything(code).then(settle);
     return stopped;
   };
   let haproxy: ChildProcess | undefined;
@@ -181,7 +185,7 @@ async function main(args: string[]): Promise<number> {
   const first = start(0);
   if (!(await waitUntilReady(`http://${addresses[0]?.host}:${addresses[0]?.port}`, first))) {
     console.error('cluster: app1 did not become ready (its output is above).');
-    await stopAll(1);
+    return stopAll(1);
   }
   const others = addresses.slice(1).map((address, i) => [address, start(i + 1)] as const);
   const ready = await Promise.all(
@@ -189,7 +193,7 @@ async function main(args: string[]): Promise<number> {
   );
   if (ready.includes(false)) {
     console.error('cluster: an instance did not become ready (its output is above).');
-    await stopAll(1);
+    return stopAll(1);
   }
 
   haproxy = spawn('haproxy', ['-f', configFile, '-db'], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -201,12 +205,12 @@ async function main(args: string[]): Promise<number> {
   });
   if (!(await waitUntilReady(`http://${front.host}:${front.port}`, haproxy))) {
     console.error('cluster: HAProxy did not answer (its output is above).');
-    await stopAll(1);
+    return stopAll(1);
   }
   console.log(
     `cluster: ${options.instances} instance(s) behind HAProxy at http://${front.host}:${front.port} (configuration: ${configFile}); Ctrl-C stops them.`,
   );
-  return new Promise<number>(() => undefined);
+  return stopped;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) process.exitCode = await main(process.argv.slice(2));
+await runMain(main, import.meta.url);

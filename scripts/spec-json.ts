@@ -5,12 +5,23 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../server/project-root.js';
 import { parseSpecYaml, specPath } from '../server/spec.js';
+import { parseArgsOrMessage } from './shared/cli-args.js';
+import { runMain } from './shared/run-main.js';
 
 const outputPath = join(projectRoot, 'generated', 'openapi.json');
 
-const expected = `${JSON.stringify(parseSpecYaml(readFileSync(specPath, 'utf8')), null, 2)}\n`;
-
-if (process.argv.includes('--check')) {
+export function main(argv: string[]): number {
+  const options = parseArgsOrMessage({ args: argv, options: { check: { type: 'boolean' } } });
+  if (typeof options === 'string') {
+    console.error(`spec-json: ${options} (usage: tsx scripts/spec-json.ts [--check])`);
+    return 2;
+  }
+  const expected = `${JSON.stringify(parseSpecYaml(readFileSync(specPath, 'utf8')), null, 2)}\n`;
+  if (!options.values.check) {
+    writeFileSync(outputPath, expected);
+    console.log('wrote generated/openapi.json');
+    return 0;
+  }
   let current = '';
   try {
     current = readFileSync(outputPath, 'utf8');
@@ -19,10 +30,10 @@ if (process.argv.includes('--check')) {
   }
   if (current !== expected) {
     console.error('generated/openapi.json is not up to date with openapi.yaml: run `npm run generate`.');
-    process.exit(1);
+    return 1;
   }
   console.log('generated/openapi.json is up to date.');
-} else {
-  writeFileSync(outputPath, expected);
-  console.log('wrote generated/openapi.json');
+  return 0;
 }
+
+await runMain(main, import.meta.url);

@@ -4,7 +4,7 @@
 import { buildServer } from './build-server.mjs';
 
 if (!(await buildServer())) process.exit(1);
-const { buildDocs } = await import('../dist/scripts/build-docs.js');
+const { buildDocs } = await import('../dist/scripts/docs/build.js');
 try {
   await buildDocs({ ifStale: true });
 } catch (err) {

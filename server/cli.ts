@@ -1,6 +1,7 @@
 // Provisioning against DATABASE_URL: `npm run -s cli -- <command> [options]`. Every command prints
 // one JSON object on stdout. Raw keys are printed once, at creation, and never stored.
 // Exit codes: 0 done, 1 not found or refused (said in one sentence), 2 usage (with the usage).
+import { runMain } from '../scripts/shared/run-main.js';
 import { loadConfig } from './config.js';
 import { FieldValidationError } from './domain/field-errors.js';
 import { createSecretBox } from './domain/secrets.js';
@@ -11,7 +12,7 @@ import { cliCommands } from './provisioning/usage.js';
 import { loadSpec, type OpenApiDocument } from './spec.js';
 import { openStore, type Store } from './store/index.js';
 
-async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[]): Promise<number> {
   let spec: OpenApiDocument;
   try {
     spec = loadSpec();
@@ -67,4 +68,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+await runMain(main, import.meta.url);

@@ -1,9 +1,8 @@
 // Environment variables, parsed and checked once at start-up.
 
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { dirname, join } from 'node:path';
+import { developmentKeyFile, readOwnKey, readSharedKey, writeKeyFile } from './dev-key-file.js';
 import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, defaultMaxConnections } from './http/connection-limit.js';
 import { type DatabaseLocation, parseDatabaseUrl } from './store/database.js';
 
@@ -104,7 +103,7 @@ function parseTrustProxy(value: string | undefined): boolean | number | string {
   if (/^\d+$/.test(value)) return Number(value);
   const named = new Set(['loopback', 'linklocal', 'uniquelocal']);
   for (const entry of value.split(',').map((part) => part.trim())) {
-    // Stryker disable next-line StringLiteral: split() always returns at least one element, so the default never applies.
+    // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#split-fallback
     const [address = '', bits] = entry.split('/');
     const family = isIP(address);
     const validBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
@@ -136,31 +135,13 @@ function parseNonNegativeInteger(value: string | undefined, name: string, fallba
 }
 
 export function decodeSecretsKey(value: string, source: string): Buffer {
-  // Stryker disable next-line MethodExpression: base64 decoding skips whitespace anywhere in its input, so trim() never changes the key.
+  // Stryker disable next-line MethodExpression: equivalent, see mutation/equivalents.md#base64-skips-whitespace
   const key = Buffer.from(value.trim(), 'base64');
   if (key.length !== 32)
     throw new ConfigError(`${source} must be 32 bytes encoded in base64 (got ${key.length} bytes)`);
   return key;
 }
 
-/**
- * The development key of a database: beside its SQLite file (`api.db.key` for `api.db`); for
- * PostgreSQL, in ./data, named after the server and the database.
- */
-export function developmentKeyFile(databaseUrl: string): string {
-  const location = parseDatabaseUrl(databaseUrl);
-  if (location.kind === 'sqlite') return `${location.filename}.key`;
-  const url = new URL(location.url);
-  const name = `${url.hostname}-${url.port || '5432'}-${url.pathname.slice(1) || 'postgres'}`.replace(/[^\w.-]/g, '_');
-  return join('data', `postgres-${name}.key`);
-}
-
-/**
- * SECRETS_KEY, or in development a key generated once for the database (with a warning), so that
- * the quick start needs no setup. Production refuses to start without it. Before keys were per
- * database, one `secrets.key` served every database of its folder: a database that already has
- * data takes that key over, so that nothing it holds becomes unreadable.
- */
 /** A development key made for a database, written (with its warning) once the database has opened. */
 export interface PendingDevelopmentKey {
   file: string;
@@ -169,6 +150,12 @@ export interface PendingDevelopmentKey {
 
 type ResolvedKey = Pick<Config, 'secretsKey' | 'developmentKey'>;
 
+/**
+ * SECRETS_KEY, or in development a key generated once for the database (with a warning), so that
+ * the quick start needs no setup. Production refuses to start without it. A database that already
+ * has data and no key of its own takes over the shared key of its folder (dev-key-file.ts), so that
+ * nothing it holds becomes unreadable.
+ */
 function resolveSecretsKey(env: NodeJS.ProcessEnv, databaseUrl: string, warn: (message: string) => void): ResolvedKey {
   if (env.SECRETS_KEY) return { secretsKey: decodeSecretsKey(env.SECRETS_KEY, 'SECRETS_KEY') };
   if (env.NODE_ENV === 'production') {
@@ -187,13 +174,12 @@ function resolveSecretsKey(env: NodeJS.ProcessEnv, databaseUrl: string, warn: (m
     );
   };
   try {
-    if (existsSync(keyFile)) return { secretsKey: decodeSecretsKey(readFileSync(keyFile, 'utf8'), keyFile) };
+    const own = readOwnKey(keyFile);
+    if (own) return { secretsKey: decodeSecretsKey(own.text, own.file) };
     const made = newDevelopmentKey(location, keyFile);
     const save = () => {
       try {
-        mkdirSync(dirname(keyFile), { recursive: true });
-        writeFileSync(keyFile, `${made.key.toString('base64')}\n`, { mode: 0o600 });
-        chmodSync(keyFile, 0o600);
+        writeKeyFile(keyFile, made.key);
       } catch (err) {
         throw cannot(err);
       }
@@ -205,17 +191,13 @@ function resolveSecretsKey(env: NodeJS.ProcessEnv, databaseUrl: string, warn: (m
   }
 }
 
-/**
- * The key of a database that has none yet: the shared `secrets.key` of its folder when the database
- * already holds data (what it holds was sealed with that key), a new one otherwise.
- */
+/** The key of a database that has none yet: its folder's shared key when it takes it over, a new one otherwise. */
 function newDevelopmentKey(location: DatabaseLocation, keyFile: string): { key: Buffer; warning: string } {
-  const sharedKeyFile = join(location.kind === 'sqlite' ? dirname(location.filename) : 'data', 'secrets.key');
-  const hasData = location.kind === 'postgres' || existsSync(location.filename);
-  if (hasData && existsSync(sharedKeyFile)) {
+  const shared = readSharedKey(location);
+  if (shared) {
     return {
-      key: decodeSecretsKey(readFileSync(sharedKeyFile, 'utf8'), sharedKeyFile),
-      warning: `SECRETS_KEY is not set: the development key of this database is now ${keyFile} (copied from ${sharedKeyFile}, which other databases of the folder may still use). Set SECRETS_KEY in production.`,
+      key: decodeSecretsKey(shared.text, shared.file),
+      warning: `SECRETS_KEY is not set: the development key of this database is now ${keyFile} (copied from ${shared.file}, which other databases of the folder may still use). Set SECRETS_KEY in production.`,
     };
   }
   return {

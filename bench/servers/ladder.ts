@@ -5,9 +5,8 @@
 // Usage: ladder.ts <rung> <bodies.json> <database-url>, with BENCH_SECRETS_KEY (hex) set.
 import './cpu-probe.js';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import express, { type RequestHandler } from 'express';
+import express from 'express';
 import * as releasedValidator from 'express-openapi-validator-released';
 import pino from 'pino';
 import { createApp } from '../../server/app.js';
@@ -25,12 +24,13 @@ import { mountPipeline, type PipelineDeps, requestPipeline } from '../../server/
 import { createSpecAjv, loadSpec } from '../../server/spec.js';
 import { openStore } from '../../server/store/index.js';
 import { LADDER, type Rung } from '../ladder-rungs.js';
+import { constantAnswerHandler, readConstantAnswers } from './constant-answers.js';
 
 const [rungArg = '', bodiesFile = '', databaseUrl = ''] = process.argv.slice(2);
 const rung = LADDER.find((r) => r.id === rungArg);
 if (!rung) throw new Error(`unknown rung ${rungArg}; one of ${LADDER.map((r) => r.id).join(', ')}`);
 
-const bodies = JSON.parse(readFileSync(bodiesFile, 'utf8')) as Record<string, string>;
+const constantAnswer = constantAnswerHandler(readConstantAnswers(bodiesFile));
 const spec = loadSpec();
 const store = await openStore(databaseUrl, createSecretBox(Buffer.from(process.env.BENCH_SECRETS_KEY ?? '', 'hex')), {
   poolSize: 10,
@@ -45,14 +45,6 @@ const deps: PipelineDeps = {
   rateLimit: UNREACHABLE_RATE_LIMIT,
   authFailureLimit: UNREACHABLE_RATE_LIMIT,
   probePaths: [],
-};
-
-const constantAnswer: RequestHandler = (req, res) => {
-  const body = bodies[`${req.method} ${req.originalUrl}`];
-  res
-    .status(body === undefined ? 404 : 200)
-    .type('application/json')
-    .send(body ?? '{}');
 };
 
 /** The server's pipeline up to the rung's layer, then the constant answer. */

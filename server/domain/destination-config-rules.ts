@@ -37,7 +37,11 @@ function fieldErrors(validate: ValidateFunction, pathPrefix: string): FieldError
         : error.keyword === 'required'
           ? `/${String(error.params.missingProperty)}`
           : '';
-    return { path: `${pathPrefix}${error.instancePath}${extra}`, message: error.message ?? 'is invalid' };
+    return {
+      path: `${pathPrefix}${error.instancePath}${extra}`,
+      // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#ajv-message-fallback
+      message: error.message ?? 'is invalid',
+    };
   });
 }
 

@@ -40,6 +40,7 @@ function describeFailure(error: ErrorObject, path: string): FieldError {
     default:
       return {
         path: error.propertyName === undefined ? path : `${path}/${error.propertyName}`,
+        // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#ajv-message-fallback
         message: error.message ?? 'is invalid',
       };
   }

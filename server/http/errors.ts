@@ -100,7 +100,7 @@ interface ValidatorError {
 function isValidatorError(err: unknown): err is ValidatorError {
   return (
     typeof err === 'object' &&
-    // Stryker disable next-line ConditionalExpression: Express never hands null to an error handler (next(null) and a thrown null are no error to it), so err is never null here
+    // Stryker disable next-line ConditionalExpression: equivalent, see mutation/equivalents.md#error-never-null
     err !== null &&
     typeof (err as ValidatorError).status === 'number' &&
     Array.isArray((err as ValidatorError).errors)
@@ -111,7 +111,7 @@ function isValidatorError(err: unknown): err is ValidatorError {
 function isBodyParserError(err: unknown): err is { type: string; status: number; limit?: number } {
   return (
     typeof err === 'object' &&
-    // Stryker disable next-line ConditionalExpression: Express never hands null to an error handler (next(null) and a thrown null are no error to it), so err is never null here
+    // Stryker disable next-line ConditionalExpression: equivalent, see mutation/equivalents.md#error-never-null
     err !== null &&
     typeof (err as { type?: unknown }).type === 'string' &&
     typeof (err as { status?: unknown }).status === 'number'
@@ -145,7 +145,7 @@ function toHttpError(
   if (isBodyParserError(err)) {
     switch (err.type) {
       case 'entity.too.large':
-        // Stryker disable next-line StringLiteral: body-parser gives every entity.too.large error its limit, so the fallback is never used
+        // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#body-limit-fallback
         return new HttpError(413, `Request body is larger than ${err.limit ?? 'the limit of'} bytes.`);
       case 'entity.parse.failed':
         return new HttpError(400, 'Request body is not valid JSON.');
@@ -187,7 +187,7 @@ function bounded(error: HttpError, bounds: EnvelopeBounds): { message: string; m
     .map((e) => ({ path: clip(e.path, bounds.fieldPath), message: clip(e.message, bounds.fieldMessage) }));
   return {
     message: clip(error.message, bounds.message),
-    // Stryker disable next-line LogicalOperator: errors exists only when metadata does, and with metadata but no errors the spread adds errors: undefined, which JSON leaves out: the same envelope either way
+    // Stryker disable next-line LogicalOperator: equivalent, see mutation/equivalents.md#envelope-errors-undefined
     metadata: metadata && errors ? { ...metadata, errors } : metadata,
   };
 }

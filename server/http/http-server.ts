@@ -113,7 +113,7 @@ export async function listen(
         const deadline = performance.now() + ACCEPT_QUEUE_LIMIT_MS;
         const closeOnceQueueEmpty = () =>
           setImmediate(() => {
-            // Stryker disable next-line ConditionalExpression,EqualityOperator: the bound only matters under a flood that never lets a turn take nothing, which no test can order
+            // Stryker disable next-line ConditionalExpression,EqualityOperator: untestable, see mutation/equivalents.md#connection-turn-bound
             if (tookOne && performance.now() < deadline) {
               tookOne = false;
               closeOnceQueueEmpty();

@@ -44,7 +44,7 @@ export async function openDatabase(location: DatabaseLocation, options: Database
     const { openPostgres } = await import('./postgres.js');
     return openPostgres(location.url, options, logQuery);
   }
-  // Stryker disable next-line StringLiteral: the filename is never empty (parseDatabaseUrl refuses it), so the test becomes true, and for :memory: that only makes the folder '.', the working folder, which exists: mkdir with recursive then does nothing
+  // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#sqlite-folder-mkdir
   if (location.filename !== ':memory:') mkdirSync(dirname(location.filename), { recursive: true });
   const sqlite = await openSqliteConnection(location.filename);
   sqlite.exec('PRAGMA journal_mode = WAL');
@@ -67,6 +67,7 @@ function sqliteDriver(
   throughKysely: QueryDriver,
   logQuery?: LogQuery,
 ): QueryDriver {
+  // Stryker disable next-line BooleanLiteral: equivalent, see mutation/equivalents.md#bound-query-arrays
   const rowsOf = ({ sql, parameters, arrays = false }: BoundQuery): unknown[] => {
     const values = parameters.map(toSqliteValue);
     logQuery?.(sql, values);
@@ -112,12 +113,12 @@ function statementCache(sqlite: SqliteConnection): (source: string, arrays?: boo
   return (source, arrays = false) => {
     const key = arrays ? `arrays:${source}` : source;
     let statement = statements.get(key);
-    // Stryker disable next-line BlockStatement: without the delete a reused statement keeps its place in the Map, so the cache drops the oldest prepared rather than the least recently used: only which statement gets prepared again later changes, never a result
+    // Stryker disable next-line BlockStatement: equivalent, see mutation/equivalents.md#statement-cache-recency
     if (statement) {
       statements.delete(key);
     } else {
       statement = sqlite.prepare(source, arrays);
-      // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: the bound only limits how many statements are kept in memory; a statement dropped, or never kept, is prepared again on its next use and answers the same; the fallback key is never used, as the Map is not empty past the bound
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: equivalent, see mutation/equivalents.md#statement-cache-bound
       if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value ?? '');
     }
     statements.set(key, statement);

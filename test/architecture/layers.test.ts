@@ -9,8 +9,8 @@ const serverDir = join(projectRoot, 'server');
 
 /** Highest first; a module may import its own layer or any below. */
 const LAYERS: [string, RegExp][] = [
-  ['entries', /^(main|cli|failure|config)\.ts$/],
-  ['composition', /^app\.ts$/],
+  ['entries', /^(main|cli|failure|config|dev-key-file)\.ts$/],
+  ['composition', /^(app|request-pipeline)\.ts$/],
   ['operations', /^operations\//],
   ['http and provisioning', /^(http|provisioning)\//],
   ['store', /^store\//],

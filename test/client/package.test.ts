@@ -16,13 +16,14 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { codeSamples } from '../../scripts/code-samples.js';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { codeSamples } from '../../scripts/docs/code-samples.js';
 import { type DemoSeed, seedDemo } from '../../server/provisioning/demo.js';
 import { specOperations } from '../../server/spec.js';
 import { projectRoot } from '../support/process.js';
-import { destinationTypes, startTestServer, type TestServer } from '../support/server.js';
+import { destinationTypes } from '../support/server.js';
 import { spec } from '../support/spec.js';
+import { useTestServer } from '../support/use-test-server.js';
 import { clientReadmeBlocks, clientSetupSteps, type SetupStep } from './readme-blocks.js';
 
 const exec = promisify(execFile);
@@ -45,7 +46,7 @@ const typesNodeVersion = (
 
 let consumer: string;
 let tarball: string;
-let server: TestServer;
+const server = useTestServer();
 let demo: DemoSeed;
 
 async function compile(files: string[], outDir?: string): Promise<{ code: number; output: string }> {
@@ -113,13 +114,8 @@ beforeAll(async () => {
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   // From the npm cache that `npm ci` filled: the client's own dependencies, and Node's types for the consumer's code.
   await npm(['install', tarball, `@types/node@${typesNodeVersion}`, '--ignore-scripts', '--prefer-offline'], consumer);
-  server = await startTestServer();
   demo = await seedDemo(server.store, destinationTypes, server.clock.now());
 }, 180_000);
-
-afterAll(async () => {
-  await server?.close();
-});
 
 describe(`the client package, ${clientPackage.name}`, () => {
   it('installs none of the server’s dependencies', () => {

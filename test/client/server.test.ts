@@ -1,19 +1,12 @@
 // The client against the real server: in-process, on an ephemeral port, over real sockets.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createApiClient, retryAfterMs } from '../../client/index.js';
 import { addPresetVersion, createDestination } from '../../server/provisioning/index.js';
 import type { Store } from '../../server/store/index.js';
-import {
-  createWorkspace,
-  destinationTypes,
-  startTestServer,
-  type TestServer,
-  type Workspace,
-} from '../support/server.js';
+import { destinationTypes } from '../support/server.js';
+import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 import { type ContractTarget, describeClientContract } from './contract-suite.js';
 
-let server: TestServer;
-let workspace: Workspace;
 let target: ContractTarget;
 const VERSIONS = 7;
 
@@ -41,9 +34,10 @@ function faultyStore(store: Store): Store {
   };
 }
 
+const server = useTestServer({ store: faultyStore });
+const workspace = useWorkspace(server);
+
 beforeAll(async () => {
-  server = await startTestServer({ store: faultyStore });
-  workspace = await createWorkspace(server.store, server.clock.now());
   const destination = await createDestination(
     server.store,
     destinationTypes,
@@ -75,10 +69,6 @@ beforeAll(async () => {
     presetSlug: 'support-agent',
     firstPageOfTwo: { versions: [1, 2], total: VERSIONS },
   };
-});
-
-afterAll(async () => {
-  await server.close();
 });
 
 describeClientContract('real server', () => target);

@@ -9,22 +9,20 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createApiClient } from '../../client/index.js';
 import { addPresetVersion, createDestination, createKey } from '../../server/provisioning/index.js';
 import { rawRows, testDatabaseKind } from '../support/database.js';
-import {
-  createWorkspace,
-  destinationTypes,
-  startTestServer,
-  type TestServer,
-  type Workspace,
-} from '../support/server.js';
+import { destinationTypes } from '../support/server.js';
+import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 
 const START = '2026-11-20T08:00:00.000Z';
 const dataDir = mkdtempSync(join(tmpdir(), 'independent-rules-'));
 const SECRET_CANARY = 'sk-lf-INDEPENDENT-CANARY-9d41c7';
 const ROTATED_CANARY = 'sk-lf-ROTATED-CANARY-2b8e60';
 
-let server: TestServer;
-let owner: Workspace;
-let stranger: Workspace;
+const server = useTestServer({
+  now: START,
+  ...(testDatabaseKind === 'sqlite' && { databaseUrl: `sqlite:${join(dataDir, 'api.db')}` }),
+});
+const owner = useWorkspace(server, 'Owner');
+const stranger = useWorkspace(server, 'Stranger');
 let destinationId: string;
 
 const clientFor = (apiKey: string) => createApiClient({ baseUrl: `${server.baseUrl}/api/v1`, apiKey });
@@ -40,12 +38,6 @@ async function statusOf(call: Promise<unknown>): Promise<number> {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({
-    now: START,
-    ...(testDatabaseKind === 'sqlite' && { databaseUrl: `sqlite:${join(dataDir, 'api.db')}` }),
-  });
-  owner = await createWorkspace(server.store, server.clock.now(), 'Owner');
-  stranger = await createWorkspace(server.store, server.clock.now(), 'Stranger');
   const destination = await createDestination(
     server.store,
     destinationTypes,
@@ -69,9 +61,8 @@ afterEach(() => {
   server.clock.set(START);
 });
 
-afterAll(async () => {
+afterAll(() => {
   expect(server.serverErrors()).toEqual([]);
-  await server.close();
 });
 
 describe('workspace scoping, through the client, for each resource', () => {

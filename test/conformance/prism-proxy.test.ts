@@ -4,13 +4,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addPresetVersion, createDestination } from '../../server/provisioning/index.js';
 import { type Prism, startPrism } from '../support/prism.js';
-import {
-  createWorkspace,
-  destinationTypes,
-  startTestServer,
-  type TestServer,
-  type Workspace,
-} from '../support/server.js';
+import { destinationTypes } from '../support/server.js';
+import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 import { type Fixture, validRequest } from './requests.js';
 
 const REQUESTS = 300;
@@ -22,15 +17,13 @@ const reportedViolations = () =>
     .output()
     .split('\n')
     .filter((line) => /✖|violation/i.test(line));
-let server: TestServer;
-let workspace: Workspace;
+const server = useTestServer();
+const workspace = useWorkspace(server);
 let prism: Prism;
 let fixture: Fixture;
 
 beforeAll(async () => {
-  server = await startTestServer();
   const now = server.clock.now();
-  workspace = await createWorkspace(server.store, now);
   const destinations = [];
   for (const [type, config] of [
     ['langfuse', { publicKey: 'pk-lf-1234567890abcdef', secretKey: 'sk-lf-1234567890abcdef' }],
@@ -54,10 +47,9 @@ beforeAll(async () => {
   prism = await startPrism(['proxy', 'openapi.yaml', `${server.baseUrl}/api/v1`, '--errors']);
 }, 40_000);
 
-afterAll(async () => {
+afterAll(() => {
   prism?.stop();
   expect(server.serverErrors()).toEqual([]);
-  await server.close();
 });
 
 describe("traffic through Prism's validating proxy", () => {

@@ -5,14 +5,9 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addPresetVersion, createDestination, createKey } from '../../server/provisioning/index.js';
 import { wireJson } from '../support/arbitraries.js';
-import {
-  createWorkspace,
-  destinationTypes,
-  startTestServer,
-  type TestServer,
-  type Workspace,
-} from '../support/server.js';
+import { destinationTypes } from '../support/server.js';
 import { componentSchema, describeErrors } from '../support/spec.js';
+import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 import { applyToModel, looksMasked, type ModelState, mask, sampleConfig, secretKeysOf, shown } from './model.js';
 import {
   brokenRequest,
@@ -24,17 +19,14 @@ import {
 } from './requests.js';
 import { PROPERTY_TIMEOUT_MS, RUNS, runParameters } from './runs.js';
 
-let server: TestServer;
-let workspace: Workspace;
-let otherWorkspace: Workspace;
+const server = useTestServer();
+const workspace = useWorkspace(server);
+const otherWorkspace = useWorkspace(server, 'Other');
 let fixture: Fixture;
 let sent = 0;
 
 beforeAll(async () => {
-  server = await startTestServer();
   const now = server.clock.now();
-  workspace = await createWorkspace(server.store, now);
-  otherWorkspace = await createWorkspace(server.store, now, 'Other');
   const types = [...destinationTypes.keys()];
   const destinations = [];
   for (const type of types) {
@@ -62,9 +54,8 @@ beforeAll(async () => {
   fixture = { keyHashes: [workspace.standardKeyHash], destinations, presetSlugs: ['support-agent', 'triage'] };
 });
 
-afterAll(async () => {
+afterAll(() => {
   expect(server.serverErrors()).toEqual([]);
-  await server.close();
 });
 
 interface Answer {

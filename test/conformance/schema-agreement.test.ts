@@ -7,22 +7,17 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDestination } from '../../server/provisioning/index.js';
 import { arbitraryFor, configSchemaName, partialOf, semanticRules } from '../support/arbitraries.js';
-import {
-  createWorkspace,
-  destinationTypes,
-  startTestServer,
-  type TestServer,
-  type Workspace,
-} from '../support/server.js';
+import { destinationTypes } from '../support/server.js';
 import { spec } from '../support/spec.js';
+import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 import { applyToModel, type Config, looksMasked, type ModelState, mask, sampleConfig, secretKeysOf } from './model.js';
 import { PROPERTY_TIMEOUT_MS, RUNS, runParameters } from './runs.js';
 
 type Json = Record<string, unknown>;
 type Body = Record<string, unknown>;
 
-let server: TestServer;
-let workspace: Workspace;
+const server = useTestServer();
+const workspace = useWorkspace(server);
 let destinations: { id: string; type: string }[];
 let published: Json;
 let acceptsBody: ValidateFunction;
@@ -32,8 +27,6 @@ const configSchemaOf = new Map<string, ValidateFunction>();
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  workspace = await createWorkspace(server.store, server.clock.now());
   destinations = [];
   for (const type of destinationTypes.keys()) {
     const created = await createDestination(
@@ -60,9 +53,8 @@ beforeAll(async () => {
     configSchemaOf.set(type, ajv.compile({ $ref: `openapi.json#/components/schemas/${configSchemaName(type)}` }));
 });
 
-afterAll(async () => {
+afterAll(() => {
   expect(server.serverErrors()).toEqual([]);
-  await server.close();
 });
 
 async function currentState(id: string): Promise<ModelState> {

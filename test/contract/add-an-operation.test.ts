@@ -16,6 +16,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../support/process.js';
 
@@ -129,6 +130,22 @@ describe('adding an operation as CONTRIBUTING.md says', () => {
     for (const line of errors) expect(line).toContain(OPERATION_ID);
   }, 150_000);
 
+  it('fails the Prism rows of the client, until their table has its call, naming the operation', () => {
+    const mock = run([
+      'node_modules/vitest/vitest.mjs',
+      'run',
+      '--project',
+      'sqlite',
+      'test/client/prism-mock.test.ts',
+    ]);
+    const output = stripVTControlCharacters(`${mock.stdout}${mock.stderr}`);
+    expect(mock.status, output.slice(-3000)).toBe(1);
+    expect(output).toContain(`has no call for ${OPERATION_ID}`);
+    expect(output).not.toContain('is not a function');
+    // Only its rows fail: one per error status it documents.
+    expect(output).toMatch(/Tests\s+6 failed \|/);
+  }, 150_000);
+
   it('is covered by the tests that read the contract, which run green on it, and the coverage names what is left', () => {
     const tests = run([
       'node_modules/vitest/vitest.mjs',
@@ -144,7 +161,7 @@ describe('adding an operation as CONTRIBUTING.md says', () => {
     expect(tests.status, tests.stdout.slice(-3000)).toBe(0);
     // The 405 rows of its path now come with its method, and HEAD with a GET.
     expect(tests.stdout).toContain('Allow: GET, HEAD, PATCH');
-    const coverage = run(['node_modules/tsx/dist/cli.mjs', 'scripts/contract-coverage.ts']);
+    const coverage = run(['node_modules/tsx/dist/cli.mjs', 'scripts/contract-coverage/index.ts']);
     expect(coverage.stderr).toContain(
       `documented, but no test exercises it: ${OPERATION_ID}: response 200 application/json`,
     );

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { documentedItems, type Exercised, oneOfAlternatives } from '../../scripts/contract-items.js';
+import { documentedItems, type Exercised, oneOfAlternatives } from '../../scripts/contract-coverage/items.js';
 import { createSpecAjv, nodeAt, specOperations } from '../../server/spec.js';
 import { runEntry } from '../support/process.js';
 import { findOperation, spec } from '../support/spec.js';
@@ -63,7 +63,7 @@ describe('the report', () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'contract-coverage-')), 'records');
     mkdirSync(dir);
     writeFileSync(join(dir, 'one.json'), JSON.stringify(records));
-    return runEntry('scripts/contract-coverage.ts', [], { CONTRACT_COVERAGE_DIR: dir });
+    return runEntry('scripts/contract-coverage/index.ts', [], { CONTRACT_COVERAGE_DIR: dir });
   }
 
   it('passes when every documented item was exercised, and says so', async () => {

@@ -2,10 +2,11 @@
 // once in components.parameters and referenced with $ref apply as if written on each operation:
 // wherever the server or the tests read the spec's parameters, they read them through
 // specOperations, which merges and follows them.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ContractError, type OpenApiDocument, specOperations } from '../../server/spec.js';
-import { call, createWorkspace, startTestServer, type TestServer, type Workspace } from '../support/server.js';
+import { call } from '../support/server.js';
 import { spec } from '../support/spec.js';
+import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 
 const LIST = '/presets/{slug}/versions';
 
@@ -59,14 +60,8 @@ describe('the parameters of an operation, as specOperations gives them', () => {
 });
 
 describe('a server on a spec with shared and referenced parameters', () => {
-  let server: TestServer;
-  let workspace: Workspace;
-
-  beforeAll(async () => {
-    server = await startTestServer({ spec: withSharedParameters() });
-    workspace = await createWorkspace(server.store, server.clock.now());
-  });
-  afterAll(() => server.close());
+  const server = useTestServer({ spec: withSharedParameters() });
+  const workspace = useWorkspace(server);
 
   it('checks a referenced query integer as written in digits, as it does one written in place', async () => {
     const answer = await call(server, 'GET', '/api/v1/presets/none/versions?limit=1e1', { key: workspace.standardKey });

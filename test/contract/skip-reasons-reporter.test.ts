@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { TestModule } from 'vitest/node';
-import SkipReasonsReporter from '../support/skip-reasons-reporter.js';
+import SkipReasonsReporter from '../support/runner/skip-reasons-reporter.js';
 
 function moduleWith(file: string, suites: [string, string][], tests: [string, string][]): TestModule {
   return {

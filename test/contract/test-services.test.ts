@@ -1,7 +1,7 @@
 // npm test uses PostgreSQL and Redis where they answer on their default loopback ports, unless
-// TEST_POSTGRES_URL / TEST_REDIS_URL say otherwise (test/support/services.ts, read by vitest.config.ts).
+// TEST_POSTGRES_URL / TEST_REDIS_URL say otherwise (test/support/runner/services.ts, read by vitest.config.ts).
 import { describe, expect, it } from 'vitest';
-import { findTestServices } from '../support/services.js';
+import { findTestServices } from '../support/runner/services.js';
 
 const nowhere = { postgres: 'postgres://postgres@127.0.0.1:1/postgres', redis: 'redis://127.0.0.1:1' };
 

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECK_INTERVAL_MS, CHECK_RISE } from '../../deploy/haproxy-config.js';
 import type { components } from '../../generated/api.js';
-import { collectOutput } from '../../scripts/child-process.js';
+import { collectOutput } from '../../scripts/shared/child-process.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { createDestination, createKey } from '../../server/provisioning/index.js';
 import { openStore } from '../../server/store/index.js';

@@ -1,8 +1,8 @@
 // Amplification: no body within the byte limit costs the server more than a bound of CPU time,
 // whatever it is made of: for every array, object and string of every request body the spec
 // declares, bodies at the limit of the cheapest elements to send and the most expensive to check
-// (bench/amplification-vectors.ts), with a key and without; and a plain request sent meanwhile by
-// another client is not held up. The server runs in production mode in a process of its own.
+// (bench/shared/amplification-vectors.ts), with a key and without; and a plain request sent
+// meanwhile by another client is not held up. The server runs in production mode in a process of its own.
 // `npm run bench -- --amplification` measures the same on the build, for BENCHMARKS.md.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -10,10 +10,10 @@ import {
   costliestBeside,
   latencyMeanwhile,
   measureAmplification,
-} from '../../bench/amplification.js';
-import { amplificationBodies } from '../../bench/amplification-vectors.js';
-import { SOURCE_SCRIPTS, seededServer } from '../../bench/hostile.js';
-import { stopServer } from '../../bench/processes.js';
+} from '../../bench/shared/amplification.js';
+import { amplificationBodies } from '../../bench/shared/amplification-vectors.js';
+import { SOURCE_SCRIPTS, seededServer } from '../../bench/shared/hostile.js';
+import { stopServer } from '../../bench/shared/processes.js';
 import { BODY_LIMIT_BYTES } from '../../server/app.js';
 import { spec } from '../support/spec.js';
 

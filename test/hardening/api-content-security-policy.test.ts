@@ -1,7 +1,8 @@
 // The Content-Security-Policy of the API's answers, exactly: a JSON API serves no documents, so
 // nothing may be loaded from an answer and no page may frame one, whatever the route or status.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startTestServer, type TestServer } from '../support/server.js';
+import { describe, expect, it } from 'vitest';
+import { call } from '../support/server.js';
+import { useTestServer } from '../support/use-test-server.js';
 
 // helmet's defaults, with default-src and frame-ancestors narrowed to 'none'.
 const API_POLICY = [
@@ -18,15 +19,7 @@ const API_POLICY = [
   'upgrade-insecure-requests',
 ].join(';');
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-
-afterAll(async () => {
-  await server.close();
-});
+const server = useTestServer();
 
 describe('content security policy of the API', () => {
   it('is the same on a success, an API error and an unknown path', async () => {

@@ -2,11 +2,12 @@
 // an array or object past its size is named once and cut down, so that what lies past it costs
 // nothing; the rest of the body is still checked, and a 400 lists at most the envelope's bound of
 // failing fields, saying when there are more.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { requestBodySizesChecks } from '../../server/domain/size-limits.js';
 import { createSpecAjv, nodeAt } from '../../server/spec.js';
-import { call, startServerWithDestination, type TestServer, type Workspace } from '../support/server.js';
+import { call } from '../support/server.js';
 import { findOperation, spec } from '../support/spec.js';
+import { useDestination, useTestServer, useWorkspace } from '../support/use-test-server.js';
 
 const bound = (pointer: string) => nodeAt(spec, pointer) as number;
 const maxGroups = bound('#/components/schemas/FilterRules/properties/groups/maxItems');
@@ -80,16 +81,12 @@ describe('the sizes check of a body', () => {
 });
 
 describe('a PATCH whose body is past its sizes', () => {
-  let server: TestServer;
-  let workspace: Workspace;
-  let destinationPath: string;
-  beforeAll(async () => {
-    ({ server, workspace, destinationPath } = await startServerWithDestination());
-  });
-  afterAll(() => server.close());
+  const server = useTestServer();
+  const workspace = useWorkspace(server);
+  const destination = useDestination(server, workspace);
 
   it('is a 400 naming the oversized array and the other failing fields, the items past the size unchecked', async () => {
-    const { status, body } = await call(server, 'PATCH', destinationPath, {
+    const { status, body } = await call(server, 'PATCH', destination.path, {
       key: workspace.managementKey,
       body: { sampling_rate: 'often', filter_rules: { groups: [{ rules: rules(30_000) }] } },
     });
@@ -101,7 +98,7 @@ describe('a PATCH whose body is past its sizes', () => {
   });
 
   it(`lists the first ${listed} failing fields and says that there are more, past them`, async () => {
-    const { status, body } = await call(server, 'PATCH', destinationPath, {
+    const { status, body } = await call(server, 'PATCH', destination.path, {
       key: workspace.managementKey,
       body: { filter_rules: { groups: Array.from({ length: maxGroups }, () => ({ rules: rules(maxRules) })) } },
     });
@@ -111,7 +108,7 @@ describe('a PATCH whose body is past its sizes', () => {
   });
 
   it('says how many more failing fields there are when they are fewer than the bound', async () => {
-    const { body } = await call(server, 'PATCH', destinationPath, {
+    const { body } = await call(server, 'PATCH', destination.path, {
       key: workspace.managementKey,
       body: { filter_rules: { groups: [{ rules: rules(5) }] } },
     });

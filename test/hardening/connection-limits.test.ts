@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
-import { waitForOutput } from '../../scripts/child-process.js';
+import { waitForOutput } from '../../scripts/shared/child-process.js';
 import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, defaultMaxConnections } from '../../server/http/connection-limit.js';
 import { type ConnectionLimits, type HttpServer, listen } from '../../server/http/http-server.js';
 import { projectRoot } from '../support/process.js';

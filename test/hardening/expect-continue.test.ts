@@ -4,22 +4,17 @@
 // `100 Continue`, then its answer. A refusal sent before the body has arrived closes the
 // connection, so that a slow body does not hold it until the request timeout.
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BODY_LIMIT_BYTES } from '../../server/app.js';
-import { startServerWithDestination, type TestServer, type Workspace } from '../support/server.js';
 import { findOperation } from '../support/spec.js';
+import { useDestination, useTestServer, useWorkspace } from '../support/use-test-server.js';
 
 const { method } = findOperation('updateObservabilityDestination');
 const PROMPT_CLOSE_MS = 2000;
 
-let server: TestServer;
-let workspace: Workspace;
-let destinationPath: string;
-
-beforeAll(async () => {
-  ({ server, workspace, destinationPath } = await startServerWithDestination({ httpServer: true }));
-});
-afterAll(() => server.close());
+const server = useTestServer({ httpServer: true });
+const workspace = useWorkspace(server);
+const destination = useDestination(server, workspace);
 
 interface Exchange {
   /** Everything the server sent, in order. */
@@ -36,7 +31,7 @@ interface Exchange {
 function exchange(headers: Record<string, string>, body: string, awaitContinue: boolean): Promise<Exchange> {
   const { hostname, port } = new URL(server.baseUrl);
   const head = [
-    `${method.toUpperCase()} ${destinationPath} HTTP/1.1`,
+    `${method.toUpperCase()} ${destination.path} HTTP/1.1`,
     `Host: ${hostname}`,
     ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
   ].join('\r\n');

@@ -2,13 +2,13 @@
 // or value, a token, a path value, a body key) leaves state behind it or costs much more than a
 // plain request of the same operation, with a key or without. The server runs in production mode
 // in a process of its own, on loopback; each input is varied on every one of a fixed number of
-// requests (bench/hostile-vectors.ts reads the inputs from the spec). `npm run bench -- --hostile`
-// measures the same with 1,200 requests an input, for BENCHMARKS.md.
+// requests (bench/shared/hostile-vectors.ts reads the inputs from the spec).
+// `npm run bench -- --hostile` measures the same with 1,200 requests an input, for BENCHMARKS.md.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type HostileRow, measureGroup, SOURCE_SCRIPTS, seededServer } from '../../bench/hostile.js';
-import type { Load } from '../../bench/hostile-driver.js';
-import { hostileVectors, unknownPathVector } from '../../bench/hostile-vectors.js';
-import { stopServer } from '../../bench/processes.js';
+import { type HostileRow, measureGroup, SOURCE_SCRIPTS, seededServer } from '../../bench/shared/hostile.js';
+import type { Load } from '../../bench/shared/hostile-driver.js';
+import { hostileVectors, unknownPathVector } from '../../bench/shared/hostile-vectors.js';
+import { stopServer } from '../../bench/shared/processes.js';
 import { spec } from '../support/spec.js';
 
 const LOAD: Load = { count: 150, concurrency: 4 };

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
 import { describe, expect, it } from 'vitest';
-import { collectOutput } from '../../scripts/child-process.js';
+import { collectOutput } from '../../scripts/shared/child-process.js';
 import { type HttpServer, type HttpTimeouts, listen } from '../../server/http/http-server.js';
 
 const TIMEOUTS: HttpTimeouts = { headersTimeoutMs: 2000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 60_000 };

@@ -1,31 +1,18 @@
 import { connect } from 'node:net';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../server/app.js';
 import { listen } from '../../server/http/http-server.js';
 import { UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
-import {
-  call,
-  spec,
-  startServerWithDestination,
-  startTestServer,
-  type TestServer,
-  type Workspace,
-} from '../support/server.js';
+import { call, spec, startTestServer } from '../support/server.js';
+import { useDestination, useTestServer, useWorkspace } from '../support/use-test-server.js';
 
-let server: TestServer;
-let workspace: Workspace;
-let destinationPath = '';
+const server = useTestServer({ corsOrigins: ['https://console.example.com'] });
+const workspace = useWorkspace(server);
+const destination = useDestination(server, workspace);
 
-beforeAll(async () => {
-  ({ server, workspace, destinationPath } = await startServerWithDestination({
-    corsOrigins: ['https://console.example.com'],
-  }));
-});
-
-afterAll(async () => {
+afterAll(() => {
   expect(server.serverErrors()).toEqual([]);
-  await server.close();
 });
 
 describe('input limits', () => {
@@ -34,7 +21,7 @@ describe('input limits', () => {
     const nested = `{"name":${'['.repeat(depth)}${']'.repeat(depth)}}`;
     expect(nested.length).toBeLessThan(100 * 1024);
     const [answer, health] = await Promise.all([
-      call(server, 'PATCH', destinationPath, {
+      call(server, 'PATCH', destination.path, {
         key: workspace.managementKey,
         rawBody: nested,
         headers: { 'content-type': 'application/json' },
@@ -48,7 +35,7 @@ describe('input limits', () => {
 
   it('rejects a huge JSON document with 413 before parsing it', async () => {
     const huge = JSON.stringify({ name: 'n', api_key_hashes: Array.from({ length: 50_000 }, (_, i) => `h${i}`) });
-    const answer = await call(server, 'PATCH', destinationPath, {
+    const answer = await call(server, 'PATCH', destination.path, {
       key: workspace.managementKey,
       rawBody: huge,
       headers: { 'content-type': 'application/json' },
@@ -138,7 +125,7 @@ describe('security headers', () => {
     );
     const other = await call(server, 'GET', '/healthz', { headers: { origin: 'https://evil.example.net' } });
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
-    const preflight = await call(server, 'OPTIONS', destinationPath, {
+    const preflight = await call(server, 'OPTIONS', destination.path, {
       headers: {
         origin: 'https://console.example.com',
         'access-control-request-method': 'PATCH',

@@ -1,19 +1,13 @@
 // A whole session of requests, errors included, then a search of its logs for every secret used.
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createDestination } from '../../server/provisioning/index.js';
-import {
-  call,
-  createWorkspace,
-  destinationTypes,
-  startTestServer,
-  type TestServer,
-  type Workspace,
-} from '../support/server.js';
+import { call, destinationTypes, startTestServer } from '../support/server.js';
+import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 
-let server: TestServer;
-let workspace: Workspace;
+const server = useTestServer();
+const workspace = useWorkspace(server);
 const SECRETS = [
   'pk-lf-LOGCANARY-public-0001',
   'sk-lf-LOGCANARY-secret-0002',
@@ -24,8 +18,6 @@ const WRONG_KEY = `sk-or-v1-${'c'.repeat(64)}`;
 const responses: { requestId: string | null; status: number }[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer();
-  workspace = await createWorkspace(server.store, server.clock.now());
   const destination = await createDestination(
     server.store,
     destinationTypes,
@@ -77,10 +69,6 @@ beforeAll(async () => {
     const response = await call(...args);
     responses.push({ requestId: response.headers.get('x-request-id'), status: response.status });
   }
-});
-
-afterAll(async () => {
-  await server.close();
 });
 
 describe('request logs', () => {

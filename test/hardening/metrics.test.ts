@@ -15,8 +15,9 @@ import { warmUp } from '../../server/http/warm-up.js';
 import { createKey } from '../../server/provisioning/index.js';
 import { specOperations } from '../../server/spec.js';
 import type { PoolFigures } from '../../server/store/index.js';
-import { call, createWorkspace, startTestServer, type TestServer, type Workspace } from '../support/server.js';
+import { call, type TestServer } from '../support/server.js';
 import { spec } from '../support/spec.js';
+import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 
 const operationIds = specOperations(spec).map(({ operation }) => operation.operationId);
 
@@ -41,18 +42,16 @@ async function metricValue(
 }
 
 describe('the metrics, after known traffic', () => {
-  let server: TestServer;
-  let workspace: Workspace;
+  const server = useTestServer({
+    metrics: true,
+    rateLimit: { windowMs: 60_000, limit: 4 },
+    authFailureLimit: { windowMs: 60_000, limit: 2 },
+  });
+  const workspace = useWorkspace(server);
   let trafficStartedAt: number;
 
   beforeAll(async () => {
     trafficStartedAt = performance.now();
-    server = await startTestServer({
-      metrics: true,
-      rateLimit: { windowMs: 60_000, limit: 4 },
-      authFailureLimit: { windowMs: 60_000, limit: 2 },
-    });
-    workspace = await createWorkspace(server.store, server.clock.now());
     const getKey = (hash: string, key = workspace.managementKey) =>
       call(server, 'GET', `/api/v1/keys/${hash}`, { key });
     expect((await getKey(workspace.standardKeyHash)).status).toBe(200);
@@ -69,10 +68,6 @@ describe('the metrics, after known traffic', () => {
     expect((await call(server, 'GET', '/healthz')).status).toBe(200);
     expect((await call(server, 'GET', '/no-such-page')).status).toBe(404);
   }, 60_000);
-
-  afterAll(async () => {
-    await server.close();
-  });
 
   it('counts requests by operationId and status', async () => {
     const requests = async (operation: string, status: string) =>
@@ -231,17 +226,8 @@ describe("the server's own requests and the pool", () => {
 });
 
 describe('the metrics under hostile traffic', () => {
-  let server: TestServer;
-  let workspace: Workspace;
-
-  beforeAll(async () => {
-    server = await startTestServer({ metrics: true });
-    workspace = await createWorkspace(server.store, server.clock.now());
-  });
-
-  afterAll(async () => {
-    await server.close();
-  });
+  const server = useTestServer({ metrics: true });
+  const workspace = useWorkspace(server);
 
   it('label nothing a client picks: 300 requests of random paths, methods, headers and keys make no new series', async () => {
     const methods = ['GET', 'PATCH', 'POST', 'DELETE', 'OPTIONS', 'PUT'];
@@ -273,18 +259,16 @@ describe('the metrics under hostile traffic', () => {
 });
 
 describe('the metrics server', () => {
+  const api = useTestServer({ metrics: true });
   let metrics: MetricsServer;
-  let api: TestServer;
 
   beforeAll(async () => {
-    api = await startTestServer({ metrics: true });
     const registry = api.metrics?.registry ?? createMetrics(spec).registry;
     metrics = await listenForMetrics(registry, '127.0.0.1', 0);
   });
 
   afterAll(async () => {
     await metrics.close();
-    await api.close();
   });
 
   it('serves GET /metrics in the Prometheus text format, after a request it counts', async () => {

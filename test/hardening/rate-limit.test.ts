@@ -1,20 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config.js';
 import { retryAfterSeconds } from '../../server/http/rate-limit.js';
-import { call, createWorkspace, startTestServer, type TestServer, type Workspace } from '../support/server.js';
+import { call } from '../support/server.js';
+import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 
-let server: TestServer;
-let workspace: Workspace;
 const LIMIT = 5;
-
-beforeAll(async () => {
-  server = await startTestServer({ rateLimit: { windowMs: 60_000, limit: LIMIT } });
-  workspace = await createWorkspace(server.store, server.clock.now());
-});
-
-afterAll(async () => {
-  await server.close();
-});
+const server = useTestServer({ rateLimit: { windowMs: 60_000, limit: LIMIT } });
+const workspace = useWorkspace(server);
 
 const list = (key?: string) => call(server, 'GET', '/api/v1/presets/none/versions', key === undefined ? {} : { key });
 

@@ -1,18 +1,11 @@
 // The order of the checks (openapi.yaml, "Order of the checks"): path and method, then the key,
 // the rate limit and the key's kind, then the request itself. A request without a valid key is
 // refused before its body is read or anything of it is checked against the spec.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { operationPath, specOperations } from '../../server/spec.js';
-import {
-  call,
-  createWorkspace,
-  rawCall,
-  spec,
-  startTestServer,
-  type TestServer,
-  type Workspace,
-} from '../support/server.js';
+import { call, rawCall, spec } from '../support/server.js';
 import { findOperation } from '../support/spec.js';
+import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 
 const destinationPath = operationPath(spec, 'updateObservabilityDestination', {
   id: '7019b9f2-c5e6-4f46-873e-55a17bb095a3',
@@ -20,12 +13,7 @@ const destinationPath = operationPath(spec, 'updateObservabilityDestination', {
 const presetVersionsPath = operationPath(spec, 'listPresetVersions', { slug: 'none' });
 
 describe('a request without a valid key', () => {
-  let server: TestServer;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(() => server.close());
+  const server = useTestServer();
 
   it('is answered 401 without the server waiting for a body it was promised', async () => {
     // Content-Length promises 1,000 bytes; 2 are sent: a server that read the body first would wait.
@@ -67,12 +55,7 @@ describe('a request without a valid key', () => {
 });
 
 describe('a request from an address past its failed-authentication limit', () => {
-  let server: TestServer;
-
-  beforeAll(async () => {
-    server = await startTestServer({ authFailureLimit: { windowMs: 60_000, limit: 1 } });
-  });
-  afterAll(() => server.close());
+  const server = useTestServer({ authFailureLimit: { windowMs: 60_000, limit: 1 } });
 
   it('is 429 before its body is read or checked', async () => {
     expect((await call(server, 'PATCH', destinationPath, { body: {} })).status).toBe(401);
@@ -85,14 +68,8 @@ describe('a request from an address past its failed-authentication limit', () =>
 });
 
 describe('a caller with a valid key', () => {
-  let server: TestServer;
-  let workspace: Workspace;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    workspace = await createWorkspace(server.store, server.clock.now());
-  });
-  afterAll(() => server.close());
+  const server = useTestServer();
+  const workspace = useWorkspace(server);
 
   it('of a kind the operation does not accept gets 403 before the body is checked', async () => {
     const answer = await call(server, 'PATCH', destinationPath, {

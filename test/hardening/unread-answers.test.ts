@@ -8,7 +8,7 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rssMb } from '../../bench/processes.js';
+import { rssMb } from '../../bench/shared/processes.js';
 import { MAX_CONFIG_JSON_LENGTH } from '../../server/domain/presets.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { addPresetVersion } from '../../server/provisioning/index.js';

@@ -5,8 +5,8 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectOutput } from '../../scripts/child-process.js';
-import { changedRunConfig, pathspecsOf } from '../../scripts/mutation-changed.js';
+import { changedRunConfig, pathspecsOf } from '../../scripts/mutation/changed.js';
+import { collectOutput } from '../../scripts/shared/child-process.js';
 import { projectRoot } from '../support/process.js';
 
 const strykerMutate = [
@@ -80,7 +80,7 @@ describe('npm run test:mutation:changed', () => {
 
   const run = (args: string[]) =>
     collectOutput(
-      spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'scripts', 'mutation-changed.ts'), ...args], {
+      spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'scripts', 'mutation', 'changed.ts'), ...args], {
         cwd: clone,
         env: process.env,
       }),

@@ -14,8 +14,8 @@ import {
   STATUS_START,
   statusBlock,
   withStatusBlock,
-} from '../../scripts/mutation-record.js';
-import { summarize } from '../../scripts/mutation-score.js';
+} from '../../scripts/mutation/record.js';
+import { summarize } from '../../scripts/mutation/summary.js';
 import { projectRoot } from '../../server/project-root.js';
 
 const tsx = join(projectRoot, 'node_modules', '.bin', 'tsx');
@@ -56,7 +56,7 @@ describe('the record of the whole run', () => {
   });
 
   it('is printed against the targets by mutation:score --recorded, which exits 0', () => {
-    const run = spawnSync(tsx, ['scripts/mutation-score.ts', '--recorded'], { cwd: projectRoot, encoding: 'utf8' });
+    const run = spawnSync(tsx, ['scripts/mutation/score.ts', '--recorded'], { cwd: projectRoot, encoding: 'utf8' });
     const { record: recorded } = readRecorded();
     expect(run.stderr).toBe('');
     expect(run.stdout).toContain(`The whole run on record: commit ${recorded.commit.slice(0, 7)}`);
@@ -65,7 +65,7 @@ describe('the record of the whole run', () => {
   });
 
   it('refuses an unknown argument in one line, exit 2', () => {
-    const run = spawnSync(tsx, ['scripts/mutation-score.ts', '--recordd'], { cwd: projectRoot, encoding: 'utf8' });
+    const run = spawnSync(tsx, ['scripts/mutation/score.ts', '--recordd'], { cwd: projectRoot, encoding: 'utf8' });
     expect(run.stderr.trim().split('\n')).toEqual([
       'mutation:score: unknown argument --recordd (usage: npm run -s mutation:score [-- --recorded])',
     ]);

@@ -2,7 +2,8 @@
 // (ignored, with their reasons) left out of it and the mutants no test reaches counted against it.
 import type { MutantResult, MutantStatus, MutationTestResult } from 'mutation-testing-report-schema';
 import { describe, expect, it } from 'vitest';
-import { formatSummary, summarize, TARGETS } from '../../scripts/mutation-score.js';
+import { formatSummary } from '../../scripts/mutation/score.js';
+import { summarize, TARGETS } from '../../scripts/mutation/summary.js';
 
 let nextId = 0;
 function mutants(status: MutantStatus, count: number, statusReason?: string): MutantResult[] {

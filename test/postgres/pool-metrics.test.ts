@@ -1,16 +1,9 @@
 // On PostgreSQL the metrics carry the connection pool's figures: open, idle, waiting, and its bound.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createWorkspace, startTestServer, type TestServer } from '../support/server.js';
+import { describe, expect, it } from 'vitest';
+import { call, createWorkspace } from '../support/server.js';
+import { useTestServer } from '../support/use-test-server.js';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer({ metrics: true });
-});
-
-afterAll(async () => {
-  await server.close();
-});
+const server = useTestServer({ metrics: true });
 
 async function pool(): Promise<Record<string, number>> {
   const metrics = (await server.metrics?.registry.getMetricsAsJSON()) ?? [];

@@ -1,7 +1,9 @@
 // The demo seed, run in-process on an empty in-memory store: the workspace, keys, usage,
-// destination and preset versions it creates, and what it returns to name them.
+// destination and preset versions it creates, and what it returns to name them. Each test seeds a
+// store of its own before it runs: a seed that throws fails the test, rather than the file's setup
+// alone, which fails no test.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../server/domain/api-keys.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { usageWindows } from '../../server/domain/time.js';
@@ -17,12 +19,12 @@ const CREATED_AT = '2026-11-18T12:00:00.000Z';
 let store: Store;
 let seed: DemoSeed;
 
-beforeAll(async () => {
+beforeEach(async () => {
   store = await openStore((await createTestDatabase()).url, createSecretBox(randomBytes(32)));
   seed = await seedDemo(store, destinationTypes, NOW);
 });
 
-afterAll(async () => {
+afterEach(async () => {
   await store.close();
 });
 

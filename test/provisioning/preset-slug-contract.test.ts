@@ -104,6 +104,17 @@ describe('the slug of a preset version', () => {
     ]);
   });
 
+  it('is bounded by the slug in the path, not by a query parameter of the same name', async () => {
+    const addPresetVersion = await addPresetVersionUnder((spec) => {
+      const list = listOperation(spec);
+      const query: OpenApiParameter = { name: 'slug', in: 'query', schema: { type: 'string', maxLength: 5 } };
+      list.parameters = [query, ...((list.parameters ?? []) as OpenApiParameter[])];
+    });
+    const version = { workspaceId, config: { model: 'openai/gpt-4o-mini' }, creatorId: 'user_1' };
+    const added = await addPresetVersion(store, { ...version, slug: 'longer-than-five' }, NOW);
+    expect(added.version).toBe(1);
+  });
+
   it('cannot be checked against a spec whose listPresetVersions has no slug parameter', async () => {
     const addPresetVersion = await addPresetVersionUnder((spec) => {
       const list = listOperation(spec);

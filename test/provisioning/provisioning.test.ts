@@ -1,23 +1,19 @@
 // Provisioning (the CLI and the demo seed) checks its input against the schemas that the API
 // answers with: the bounds come from openapi.yaml, not from constants of its own.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { FieldValidationError } from '../../server/domain/field-errors.js';
 import { MAX_CONFIG_JSON_LENGTH } from '../../server/domain/presets.js';
 import { addPresetVersion, createDestination, createKey } from '../../server/provisioning/index.js';
 import { nodeAt } from '../../server/spec.js';
-import { destinationTypes, startTestServer, type TestServer } from '../support/server.js';
+import { destinationTypes } from '../support/server.js';
 import { spec } from '../support/spec.js';
+import { useTestServer } from '../support/use-test-server.js';
 
-let server: TestServer;
+const server = useTestServer();
 let workspaceId: string;
 
 beforeAll(async () => {
-  server = await startTestServer();
   workspaceId = (await server.store.workspaces.create('Provisioning', server.clock.now())).id;
-});
-
-afterAll(async () => {
-  await server.close();
 });
 
 async function fieldErrors(attempt: Promise<unknown>): Promise<{ path: string; message: string }[]> {

@@ -10,7 +10,8 @@ import { createSecretBox } from '../../server/domain/secrets.js';
 import { UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
 import { openStore, type Store } from '../../server/store/index.js';
 import { listenOnLoopback } from '../support/listen.js';
-import { call, createWorkspace, spec, startTestServer, type TestServer, type Workspace } from '../support/server.js';
+import { call, spec, startTestServer } from '../support/server.js';
+import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 
 let store: Store;
 
@@ -120,17 +121,8 @@ describe('readiness', () => {
 });
 
 describe('answers of the server', () => {
-  let server: TestServer;
-  let workspace: Workspace;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    workspace = await createWorkspace(server.store, server.clock.now());
-  });
-
-  afterAll(async () => {
-    await server.close();
-  });
+  const server = useTestServer();
+  const workspace = useWorkspace(server);
 
   it('carry no ETag of their own: only the operations that document one send it', async () => {
     for (const path of ['/healthz', '/readyz', '/openapi.json']) {

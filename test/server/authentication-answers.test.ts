@@ -1,23 +1,15 @@
 // The 401 each kind of bad Authorization header gets, word for word, with the challenge that says
 // whether a token was given (RFC 6750); and the 403 of a key of a kind the operation does not accept.
 import type { Request, Response } from 'express';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KeyKind } from '../../server/domain/api-keys.js';
 import { requireKeyKind } from '../../server/http/auth.js';
 import { HttpError } from '../../server/http/errors.js';
-import { call, createWorkspace, startTestServer, type TestServer, type Workspace } from '../support/server.js';
+import { call } from '../support/server.js';
+import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 
-let server: TestServer;
-let workspace: Workspace;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  workspace = await createWorkspace(server.store, server.clock.now());
-});
-
-afterAll(async () => {
-  await server.close();
-});
+const server = useTestServer();
+const workspace = useWorkspace(server);
 
 const listVersions = (headers: Record<string, string>) =>
   call(server, 'GET', '/api/v1/presets/none/versions', { headers });

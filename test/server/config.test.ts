@@ -5,7 +5,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type Config, ConfigError, developmentKeyFile, loadConfig } from '../../server/config.js';
+import { type Config, ConfigError, loadConfig } from '../../server/config.js';
+import { developmentKeyFile } from '../../server/dev-key-file.js';
 import {
   DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
   defaultMaxConnections,

@@ -1,9 +1,10 @@
 // The Content-Type of a request body: a media type of the operation's requestBody, with no
 // parameter but charset=utf-8 (openapi.yaml, the PATCH's requestBody and UnsupportedMediaType).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { contentTypeProblem } from '../../server/http/content-type.js';
-import { call, startServerWithDestination, type TestServer, type Workspace } from '../support/server.js';
+import { call } from '../support/server.js';
 import { findOperation } from '../support/spec.js';
+import { useDestination, useTestServer, useWorkspace } from '../support/use-test-server.js';
 
 const patch = findOperation('updateObservabilityDestination').operation;
 const MEDIA_TYPE = 'Unsupported media type: send the body as application/json.';
@@ -37,23 +38,18 @@ describe('which Content-Type suits a request body', () => {
 });
 
 describe('the Content-Type of requests to the server', () => {
-  let server: TestServer;
-  let workspace: Workspace;
-  let destinationPath = '';
-
-  beforeAll(async () => {
-    ({ server, workspace, destinationPath } = await startServerWithDestination());
-  });
-  afterAll(() => server.close());
+  const server = useTestServer();
+  const workspace = useWorkspace(server);
+  const destination = useDestination(server, workspace);
 
   const patchWith = (contentType: string, body: unknown) =>
-    call(server, 'PATCH', destinationPath, {
+    call(server, 'PATCH', destination.path, {
       key: workspace.managementKey,
       rawBody: JSON.stringify(body),
       headers: { 'content-type': contentType },
     });
   const samplingRate = async () =>
-    (await server.store.destinations.find(workspace.id, destinationPath.split('/').pop() ?? ''))?.state.sampling_rate;
+    (await server.store.destinations.find(workspace.id, destination.path.split('/').pop() ?? ''))?.state.sampling_rate;
 
   it('answers 415 in the envelope to a parameter other than charset, and changes nothing', async () => {
     const answer = await patchWith('application/json; p=1', { sampling_rate: 0.5 });

@@ -1,24 +1,15 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { ConfigValues } from '../../server/domain/destination-config-rules.js';
 import { createDestination, type NewDestinationInput } from '../../server/provisioning/index.js';
 import { boundaryCases } from '../support/boundaries.js';
 import { rawRows, testDatabaseKind } from '../support/database.js';
-import {
-  call,
-  createWorkspace,
-  destinationTypes,
-  startTestServer,
-  type TestServer,
-  type Workspace,
-} from '../support/server.js';
+import { call, destinationTypes } from '../support/server.js';
 import { requestBodySchema, spec } from '../support/spec.js';
+import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 
-let server: TestServer;
-let workspace: Workspace;
-let otherWorkspace: Workspace;
 const dataDir = mkdtempSync(join(tmpdir(), 'destinations-test-'));
 
 const PUBLIC_KEY = 'pk-lf-1234567890abcdef-1234567890abcdEfGh';
@@ -26,24 +17,21 @@ const SECRET_KEY = 'sk-lf-0b7e2f4c9a1d4e6b8c3f5a7d9e1b2c4d';
 const LANGFUSE_CONFIG = { baseUrl: 'https://cloud.langfuse.com', publicKey: PUBLIC_KEY, secretKey: SECRET_KEY };
 const START = '2026-11-18T12:00:00.000Z';
 
-beforeAll(async () => {
-  // On SQLite, a database file, so that a test can read what is really at rest.
-  server = await startTestServer({
-    now: START,
-    ...(testDatabaseKind === 'sqlite' && { databaseUrl: `sqlite:${join(dataDir, 'api.db')}` }),
-  });
-  workspace = await createWorkspace(server.store, server.clock.now());
-  otherWorkspace = await createWorkspace(server.store, server.clock.now(), 'Other workspace');
+// On SQLite, a database file, so that a test can read what is really at rest.
+const server = useTestServer({
+  now: START,
+  ...(testDatabaseKind === 'sqlite' && { databaseUrl: `sqlite:${join(dataDir, 'api.db')}` }),
 });
+const workspace = useWorkspace(server);
+const otherWorkspace = useWorkspace(server, 'Other workspace');
 
 // Tests that move the clock leave it to this: a failing one cannot shift the time of the next.
 afterEach(() => {
   server.clock.set(START);
 });
 
-afterAll(async () => {
+afterAll(() => {
   expect(server.serverErrors()).toEqual([]);
-  await server.close();
 });
 
 async function newDestination(input: Partial<NewDestinationInput> = {}) {

@@ -6,7 +6,8 @@ import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, developmentKeyFile, loadConfig } from '../../server/config.js';
+import { ConfigError, loadConfig } from '../../server/config.js';
+import { developmentKeyFile } from '../../server/dev-key-file.js';
 
 /** The configuration of a database, its development key saved as the server does once the database has opened. */
 const configFor = (databaseUrl: string, warnings: string[] = []) => {

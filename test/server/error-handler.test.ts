@@ -5,15 +5,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type FieldError, FieldValidationError } from '../../server/domain/field-errors.js';
 import { envelopeBounds, errorHandler, HttpError } from '../../server/http/errors.js';
 import { type Listening, listenOnLoopback } from '../support/listen.js';
-import {
-  call,
-  createWorkspace,
-  type LogEntry,
-  spec,
-  startTestServer,
-  type TestServer,
-  type Workspace,
-} from '../support/server.js';
+import { call, type LogEntry, spec } from '../support/server.js';
+import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 
 describe('HttpError', () => {
   it('is named HttpError, so that logs and stack traces say what it is', () => {
@@ -258,34 +251,25 @@ describe('anything else thrown', () => {
 });
 
 describe('on the server', () => {
-  let app: TestServer;
-  let workspace: Workspace;
   // When set, the preset lookup fails with it.
   let failure: Error | undefined;
-
-  beforeAll(async () => {
-    app = await startTestServer({
-      store: (store) => ({
-        ...store,
-        presets: {
-          ...store.presets,
-          findBySlug: async (...args: Parameters<typeof store.presets.findBySlug>) => {
-            if (failure) throw failure;
-            return store.presets.findBySlug(...args);
-          },
+  const app = useTestServer({
+    store: (store) => ({
+      ...store,
+      presets: {
+        ...store.presets,
+        findBySlug: async (...args: Parameters<typeof store.presets.findBySlug>) => {
+          if (failure) throw failure;
+          return store.presets.findBySlug(...args);
         },
-      }),
-    });
-    workspace = await createWorkspace(app.store, app.clock.now());
+      },
+    }),
   });
+  const workspace = useWorkspace(app);
 
   afterEach(() => {
     failure = undefined;
     app.logs.length = 0;
-  });
-
-  afterAll(async () => {
-    await app.close();
   });
 
   const entry = (found: LogEntry | undefined) =>

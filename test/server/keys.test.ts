@@ -1,34 +1,21 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createKey, type NewKeyInput, recordUsage } from '../../server/provisioning/index.js';
-import {
-  call,
-  createWorkspace,
-  NO_USAGE,
-  startTestServer,
-  type TestServer,
-  type Workspace,
-} from '../support/server.js';
-
-let server: TestServer;
-let workspace: Workspace;
-let otherWorkspace: Workspace;
+import { call, NO_USAGE } from '../support/server.js';
+import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 
 // Wednesday 18 November 2026: the week began on Monday the 16th, the month on the 1st.
 const NOW = '2026-11-18T12:00:00.000Z';
 
-beforeAll(async () => {
-  server = await startTestServer({ now: NOW });
-  workspace = await createWorkspace(server.store, server.clock.now());
-  otherWorkspace = await createWorkspace(server.store, server.clock.now(), 'Other workspace');
-});
+const server = useTestServer({ now: NOW });
+const workspace = useWorkspace(server);
+const otherWorkspace = useWorkspace(server, 'Other workspace');
 
 afterEach(() => {
   server.clock.set(NOW);
 });
 
-afterAll(async () => {
+afterAll(() => {
   expect(server.serverErrors()).toEqual([]);
-  await server.close();
 });
 
 async function newKey(input: Partial<NewKeyInput> = {}) {

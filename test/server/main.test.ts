@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import yaml from 'js-yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { collectOutput } from '../../scripts/child-process.js';
+import { collectOutput } from '../../scripts/shared/child-process.js';
 import { apiBasePaths } from '../../server/spec.js';
 import {
   type Finished,

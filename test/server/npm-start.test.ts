@@ -6,8 +6,8 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { appendFileSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CheckoutCopy, copyOfCheckout } from '../../scripts/checkout-copy.js';
-import { collectOutput, waitForOutput } from '../../scripts/child-process.js';
+import { type CheckoutCopy, copyOfCheckout } from '../../scripts/shared/checkout-copy.js';
+import { collectOutput, waitForOutput } from '../../scripts/shared/child-process.js';
 
 let copy: CheckoutCopy;
 beforeAll(() => {

@@ -3,20 +3,18 @@ import { MAX_CONFIG_JSON_LENGTH, PAGE_CHARACTER_BUDGET } from '../../server/doma
 import { addPresetVersion } from '../../server/provisioning/index.js';
 import { escapePointer, nodeAt } from '../../server/spec.js';
 import { boundaryCases, toQueryValue } from '../support/boundaries.js';
-import { call, createWorkspace, startTestServer, type TestServer, type Workspace } from '../support/server.js';
+import { call } from '../support/server.js';
 import { findOperation, spec } from '../support/spec.js';
+import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 
-let server: TestServer;
-let workspace: Workspace;
-let otherWorkspace: Workspace;
 const SLUG = 'support-agent';
 const VERSION_COUNT = 7;
+const server = useTestServer();
+const workspace = useWorkspace(server);
+const otherWorkspace = useWorkspace(server, 'Other workspace');
 
 beforeAll(async () => {
-  server = await startTestServer();
   const now = server.clock.now();
-  workspace = await createWorkspace(server.store, now);
-  otherWorkspace = await createWorkspace(server.store, now, 'Other workspace');
   for (let i = 1; i <= VERSION_COUNT; i++) {
     await addPresetVersion(
       server.store,
@@ -37,9 +35,8 @@ beforeAll(async () => {
   );
 });
 
-afterAll(async () => {
+afterAll(() => {
   expect(server.serverErrors()).toEqual([]);
-  await server.close();
 });
 
 const list = (query = '', key = workspace.standardKey, slug = SLUG) =>

@@ -1,21 +1,14 @@
 // GET / points the way: a browser to the docs, any other client to the docs, the contract and the
 // operations' prefix, as JSON; with the headers of the server's other answers outside /docs.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiBasePaths } from '../../server/spec.js';
-import { call, spec, startTestServer, type TestServer } from '../support/server.js';
+import { call, spec } from '../support/server.js';
+import { useTestServer } from '../support/use-test-server.js';
 
 // What a browser asks for when its address bar is given the server's address.
 const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-
-afterAll(async () => {
-  await server.close();
-});
+const server = useTestServer();
 
 function get(path: string, accept?: string): Promise<Response> {
   return fetch(`${server.baseUrl}${path}`, { redirect: 'manual', ...(accept && { headers: { accept } }) });

@@ -5,23 +5,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDestination } from '../../server/provisioning/index.js';
 import { operationPath, specOperations } from '../../server/spec.js';
-import {
-  call,
-  createWorkspace,
-  destinationTypes,
-  startTestServer,
-  type TestServer,
-  type Workspace,
-} from '../support/server.js';
+import { call, destinationTypes } from '../support/server.js';
 import { componentSchema, describeErrors, spec } from '../support/spec.js';
+import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 
-let server: TestServer;
-let workspace: Workspace;
+const server = useTestServer();
+const workspace = useWorkspace(server);
 let destinationId = '';
 
 beforeAll(async () => {
-  server = await startTestServer();
-  workspace = await createWorkspace(server.store, server.clock.now());
   destinationId = (
     await createDestination(
       server.store,
@@ -32,9 +24,8 @@ beforeAll(async () => {
   ).id;
 });
 
-afterAll(async () => {
+afterAll(() => {
   expect(server.serverErrors()).toEqual([]);
-  await server.close();
 });
 
 const NUL = 'a\u0000b';

@@ -5,7 +5,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { collectOutput, type Finished } from '../../scripts/child-process.js';
+import { collectOutput, type Finished } from '../../scripts/shared/child-process.js';
 import { projectRoot } from '../support/process.js';
 
 export interface ScratchRepo {

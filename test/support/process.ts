@@ -1,7 +1,7 @@
 // Runs the project's entry points as real processes: TypeScript sources through tsx, or the
 // compiled build (a .js entry under dist/) with plain node, as `npm start` runs it.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { collectOutput, type Finished, waitForOutput } from '../../scripts/child-process.js';
+import { collectOutput, type Finished, waitForOutput } from '../../scripts/shared/child-process.js';
 import { projectRoot } from '../../server/project-root.js';
 
 export { type Finished, projectRoot, waitForOutput };

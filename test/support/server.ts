@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
+import { contractRecorder } from '../../scripts/contract-coverage/recorder.js';
 import { createApp } from '../../server/app.js';
 import { loadDestinationTypeRules } from '../../server/domain/destination-config-rules.js';
 import { createSecretBox, type SecretBox } from '../../server/domain/secrets.js';
@@ -13,7 +14,6 @@ import { createDestination, createKey } from '../../server/provisioning/index.js
 import { loadSpec, type OpenApiDocument } from '../../server/spec.js';
 import type { DatabaseOptions } from '../../server/store/connection.js';
 import { openStore, type Store } from '../../server/store/index.js';
-import { contractRecorder } from './contract-coverage.js';
 import { createTestDatabase } from './database.js';
 import { listenOnLoopback, listenWithHttpServer } from './listen.js';
 
@@ -155,13 +155,18 @@ export async function startServerWithDestination(
 ): Promise<{ server: TestServer; workspace: Workspace; destinationPath: string }> {
   const server = await startTestServer(options);
   const workspace = await createWorkspace(server.store, server.clock.now());
+  return { server, workspace, destinationPath: await createTestDestination(server, workspace) };
+}
+
+/** One otel-collector destination of the workspace; its path. */
+export async function createTestDestination(server: TestServer, workspace: Workspace): Promise<string> {
   const destination = await createDestination(
     server.store,
     destinationTypes,
     { workspaceId: workspace.id, type: 'otel-collector', config: { endpoint: 'https://otel.example.com' } },
     server.clock.now(),
   );
-  return { server, workspace, destinationPath: `/api/v1/observability/destinations/${destination.id}` };
+  return `/api/v1/observability/destinations/${destination.id}`;
 }
 
 export interface CallOptions {

@@ -4,8 +4,8 @@
 // declares it. A plain request addresses the seeded objects by the name of its path parameters,
 // and sends the first example of its request body; the few operations that need more (a write that
 // really writes, a page of a given size) say so in a table by operationId.
-import type { operations } from '../generated/api.js';
-import { apiBasePaths, type OpenApiDocument, type SpecOperation, specOperations } from '../server/spec.js';
+import type { operations } from '../../generated/api.js';
+import { apiBasePaths, type OpenApiDocument, type SpecOperation, specOperations } from '../../server/spec.js';
 
 export interface HostileRequest {
   method: string;

@@ -5,7 +5,13 @@
 // an array whose items hold arrays is also filled to both sizes at once; an object gets unknown
 // keys with mistyped values; a string is as long as the limit. The plain body to compare with is the
 // operation's first example, padded with spaces to the same size.
-import { type JsonObject, nodeAt, type OpenApiDocument, type SpecOperation, specOperations } from '../server/spec.js';
+import {
+  type JsonObject,
+  nodeAt,
+  type OpenApiDocument,
+  type SpecOperation,
+  specOperations,
+} from '../../server/spec.js';
 
 export interface AmplificationBody {
   /** What the body is made of, for the report: `filter_rules.groups[].rules[]: {}`. */

@@ -2,15 +2,15 @@
 // servers record every exchange with an operation (its documented response as status and media
 // type, and, for a 2xx, the oneOf alternatives its request body took and the enum values of its
 // parameters), with the test that caused it; each test file writes its records when it ends, and
-// scripts/contract-coverage.ts compares their union with what the spec documents.
+// scripts/contract-coverage/index.ts compares their union with what the spec documents.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { expect } from 'vitest';
-import { bodySchemaPointers, COVERAGE_DIR, type Exercised, oneOfAlternatives } from '../../scripts/contract-items.js';
 import { operationMatcher } from '../../server/http/operation-matcher.js';
 import { createSpecAjv, type OpenApiDocument, type SpecOperation } from '../../server/spec.js';
+import { bodySchemaPointers, COVERAGE_DIR, type Exercised, oneOfAlternatives } from './items.js';
 
 const records: Exercised[] = [];
 
@@ -69,7 +69,7 @@ export function contractRecorder(spec: OpenApiDocument): (req: IncomingMessage, 
   };
 }
 
-/** Writes this test file's records for scripts/contract-coverage.ts. */
+/** Writes this test file's records for scripts/contract-coverage/index.ts. */
 export function flushContractRecords(): void {
   if (records.length === 0) return;
   mkdirSync(COVERAGE_DIR, { recursive: true });

@@ -6,8 +6,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { collectOutput, waitForOutput } from '../scripts/child-process.js';
-import { projectRoot as root } from '../server/project-root.js';
+import { collectOutput, waitForOutput } from '../../scripts/shared/child-process.js';
+import { projectRoot as root } from '../../server/project-root.js';
 
 export interface Started {
   child: ChildProcessWithoutNullStreams;

@@ -8,9 +8,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { MutationTestResult } from 'mutation-testing-report-schema';
-import { projectRoot } from '../server/project-root.js';
+import { projectRoot } from '../../server/project-root.js';
+import { runMain } from '../shared/run-main.js';
 import {
   currentCommit,
   mutantCount,
@@ -22,8 +22,9 @@ import {
   uncommittedFiles,
   withStatusBlock,
   writeRecord,
-} from './mutation-record.js';
-import { printScore, REPORT_PATH, summarize } from './mutation-score.js';
+} from './record.js';
+import { printScore, REPORT_PATH } from './score.js';
+import { summarize } from './summary.js';
 
 function runStryker(args: string[]): Promise<number> {
   const stryker = join(projectRoot, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
@@ -43,7 +44,7 @@ function previousRecord(): RunRecord | null {
   return JSON.parse(readFileSync(RECORD_FILE, 'utf8')) as RunRecord;
 }
 
-async function main(args: string[]): Promise<number> {
+export async function main(args: string[]): Promise<number> {
   const previous = args.includes('--force') ? null : previousRecord();
   const commit = currentCommit();
   const uncommitted = uncommittedFiles();
@@ -71,4 +72,4 @@ async function main(args: string[]): Promise<number> {
   return printScore(REPORT_PATH);
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) process.exitCode = await main(process.argv.slice(2));
+await runMain(main, import.meta.url);

@@ -6,8 +6,8 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MutationTestResult } from 'mutation-testing-report-schema';
-import { projectRoot } from '../server/project-root.js';
-import type { ScoreSummary } from './mutation-score.js';
+import { projectRoot } from '../../server/project-root.js';
+import { percent, type ScoreSummary } from './summary.js';
 
 export const RECORD_DIR = join(projectRoot, 'mutation');
 export const RECORDED_RESULTS = join(RECORD_DIR, 'incremental.json');
@@ -27,6 +27,26 @@ export interface RunRecord {
   resumedFrom: string | null;
   /** The last run from nothing, which every later run resumed from: this one when resumedFrom is null. */
   fromNothing: { commit: string; finishedAt: string; wallSeconds: number };
+  /** Runs of some files or lines since, oldest first, whose results replaced the run's for those files. */
+  scoped?: ScopedRun[];
+}
+
+/**
+ * A run of the mutants of some files, or of some lines of them, merged into the record: each of its
+ * files takes the results Stryker wrote for it (those lines tested again, the rest of the file carried
+ * over from the record by Stryker's incremental diff where its code is unchanged); every other file
+ * keeps the record's.
+ */
+export interface ScopedRun {
+  commit: string;
+  uncommitted: string[];
+  finishedAt: string;
+  wallSeconds: number;
+  cores: number;
+  /** Stryker's `mutate` of the run: files, or lines of files (`path:line:column-line:column`). */
+  mutate: string[];
+  /** Its mutants in those patterns: tested, or taken from the record where nothing they depend on changed. */
+  inScope: number;
 }
 
 export interface Recorded {
@@ -90,15 +110,71 @@ export function formatDuration(seconds: number): string {
   return minutes === 0 ? `${rest} s` : `${minutes} min ${rest} s`;
 }
 
-const percent = (score: number) => (Number.isNaN(score) ? 'n/a' : `${score.toFixed(1)}%`);
-
 export function describeRecord(record: RunRecord, mutants: number): string {
   const edits = record.uncommitted.length === 0 ? '' : ` with uncommitted changes to ${record.uncommitted.join(', ')}`;
   const run = `commit ${record.commit.slice(0, 7)}${edits}, finished ${record.finishedAt.slice(0, 10)}, ${mutants} mutants`;
   const time = `${formatDuration(record.wallSeconds)} of wall time on ${record.cores} cores`;
-  if (!record.resumedFrom) return `${run} from nothing (no earlier results) in ${time}`;
   const first = record.fromNothing;
-  return `${run} resumed from the record of ${record.resumedFrom.slice(0, 7)} in ${time}; the last run from nothing, at commit ${first.commit.slice(0, 7)}, took ${formatDuration(first.wallSeconds)}`;
+  const whole = record.resumedFrom
+    ? `${run} resumed from the record of ${record.resumedFrom.slice(0, 7)} in ${time}; the last run from nothing, at commit ${first.commit.slice(0, 7)}, took ${formatDuration(first.wallSeconds)}`
+    : `${run} from nothing (no earlier results) in ${time}`;
+  return [whole, ...(record.scoped ?? []).map(describeScopedRun)].join('; ');
+}
+
+function describeScopedRun(run: ScopedRun): string {
+  const edits = run.uncommitted.length === 0 ? '' : ' with uncommitted changes';
+  const files = scopedFiles(run.mutate);
+  return `then ${run.inScope} mutants of ${files.length} file(s) (${files.join(', ')}) tested again at commit ${run.commit.slice(0, 7)}${edits}, finished ${run.finishedAt.slice(0, 10)}, in ${formatDuration(run.wallSeconds)}, their other mutants carried over where their code is unchanged`;
+}
+
+/** The files of a `mutate` list: its patterns without their line ranges. */
+export function scopedFiles(mutate: string[]): string[] {
+  return [...new Set(mutate.map((pattern) => pattern.replace(/:\d+(?::\d+)?-\d+(?::\d+)?$/, '')))];
+}
+
+/**
+ * The record's results with the files of a scoped run replaced by that run's results for them. Test
+ * ids are the record's: a test the scoped run names is found in the record by its file and name, or
+ * added to it.
+ */
+export function withScopedResults(
+  whole: MutationTestResult,
+  scoped: MutationTestResult,
+  files: string[],
+): MutationTestResult {
+  const testFiles = structuredClone(whole.testFiles ?? {});
+  let nextId =
+    Math.max(-1, ...Object.values(testFiles).flatMap((file) => file.tests.map((test) => Number(test.id)))) + 1;
+  const idOf = new Map<string, string>();
+  for (const [file, tests] of Object.entries(testFiles))
+    for (const test of tests.tests) idOf.set(`${file}#${test.name}`, test.id);
+  const wholeId = new Map<string, string>();
+  for (const [file, tests] of Object.entries(scoped.testFiles ?? {}))
+    for (const test of tests.tests) {
+      const key = `${file}#${test.name}`;
+      let id = idOf.get(key);
+      if (id === undefined) {
+        id = String(nextId++);
+        idOf.set(key, id);
+        testFiles[file] ??= { tests: [] };
+        testFiles[file].tests.push({ ...test, id });
+      }
+      wholeId.set(test.id, id);
+    }
+  const toWhole = (ids: string[] | undefined) => ids?.map((id) => wholeId.get(id) ?? id);
+  const replaced = Object.fromEntries(
+    files.map((file) => {
+      const result = scoped.files[file];
+      if (!result) throw new Error(`the scoped run has no results for ${file}`);
+      const mutants = result.mutants.map((mutant) => ({
+        ...mutant,
+        ...(mutant.coveredBy && { coveredBy: toWhole(mutant.coveredBy) }),
+        ...(mutant.killedBy && { killedBy: toWhole(mutant.killedBy) }),
+      }));
+      return [file, { ...result, mutants }];
+    }),
+  );
+  return { ...whole, files: { ...whole.files, ...replaced }, testFiles };
 }
 
 export function mutantCount(results: MutationTestResult): number {

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { projectRoot } from '../server/project-root.js';
+import { projectRoot } from '../../server/project-root.js';
 
 export interface CheckoutCopy {
   dir: string;

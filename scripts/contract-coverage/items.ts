@@ -1,10 +1,10 @@
 // What a suite can exercise of the contract, named the same way by the test servers that record
-// it (test/support/contract-coverage.ts) and by the report that compares (scripts/contract-coverage.ts):
+// it (recorder.ts) and by the report that compares (index.ts):
 // each documented response as `response <status> <media type>`, each oneOf alternative of a request
 // body as `body <pointer>`, each enum value of a parameter as `<in> <name>=<value>`.
 import { join } from 'node:path';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
-import { projectRoot } from '../server/project-root.js';
+import { projectRoot } from '../../server/project-root.js';
 import {
   escapePointer,
   type JsonObject,
@@ -13,7 +13,7 @@ import {
   SPEC_SCHEMA_ID,
   type SpecOperation,
   specOperations,
-} from '../server/spec.js';
+} from '../../server/spec.js';
 
 /** Where the records go; CONTRACT_COVERAGE_DIR moves it (the report's own tests do). */
 export const COVERAGE_DIR = process.env.CONTRACT_COVERAGE_DIR ?? join(projectRoot, 'test-output', 'contract-coverage');

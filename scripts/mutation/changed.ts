@@ -8,9 +8,9 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parseArgsOrMessage } from './cli-args.js';
-import { printScore } from './mutation-score.js';
+import { parseArgsOrMessage } from '../shared/cli-args.js';
+import { runMain } from '../shared/run-main.js';
+import { printScore } from './score.js';
 
 const USAGE = 'usage: npm run test:mutation:changed -- [ref] [--budget-minutes <n>]';
 // npm runs scripts from the project's folder; everything here is relative to it.
@@ -44,9 +44,25 @@ export function changedRunConfig(config: Record<string, unknown>, files: string[
 const git = (args: string[]) =>
   execFileSync('git', args, { cwd: projectRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
 
-function usageError(why: string): never {
-  console.error(`test:mutation:changed: ${why} (${USAGE})`);
-  process.exit(2);
+/** The base ref and the budget, or what is wrong with the command line. */
+function readCommandLine(argv: string[]): { ref: string; budgetMinutes: number } | string {
+  const options = parseArgsOrMessage({
+    args: argv,
+    allowPositionals: true,
+    options: { 'budget-minutes': { type: 'string' } },
+  });
+  if (typeof options === 'string') return options;
+  if (options.positionals.length > 1) return 'one ref at most';
+  const ref = options.positionals[0] ?? 'HEAD~1';
+  const budgetText = options.values['budget-minutes'] ?? '10';
+  const budgetMinutes = Number(budgetText);
+  if (!(budgetMinutes > 0)) return `--budget-minutes must be a number of minutes above 0, got ${budgetText}`;
+  try {
+    git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+  } catch {
+    return `${JSON.stringify(ref)} is not a commit of this repository (a branch, a tag, HEAD~1...)`;
+  }
+  return { ref, budgetMinutes };
 }
 
 /** Stops the whole process group of a detached child: Stryker and its test runners. */
@@ -81,19 +97,13 @@ function runStryker(configPath: string, budgetMs: number): Promise<'done' | 'fai
   });
 }
 
-async function main(): Promise<number> {
-  const options = parseArgsOrMessage({ allowPositionals: true, options: { 'budget-minutes': { type: 'string' } } });
-  if (typeof options === 'string') usageError(options);
-  if (options.positionals.length > 1) usageError('one ref at most');
-  const ref = options.positionals[0] ?? 'HEAD~1';
-  const budgetText = options.values['budget-minutes'] ?? '10';
-  const budgetMinutes = Number(budgetText);
-  if (!(budgetMinutes > 0)) usageError(`--budget-minutes must be a number of minutes above 0, got ${budgetText}`);
-  try {
-    git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
-  } catch {
-    usageError(`${JSON.stringify(ref)} is not a commit of this repository (a branch, a tag, HEAD~1...)`);
+export async function main(argv: string[]): Promise<number> {
+  const line = readCommandLine(argv);
+  if (typeof line === 'string') {
+    console.error(`test:mutation:changed: ${line} (${USAGE})`);
+    return 2;
   }
+  const { ref, budgetMinutes } = line;
 
   const config = JSON.parse(readFileSync(join(projectRoot, 'stryker.config.json'), 'utf8')) as Record<string, unknown>;
   const files = git(['diff', '--name-only', '--diff-filter=AMR', ref, '--', ...pathspecsOf(config.mutate as string[])])
@@ -132,4 +142,4 @@ async function main(): Promise<number> {
   return printScore(join(projectRoot, changedConfig.jsonReporter.fileName), (path) => files.includes(path));
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) process.exitCode = await main();
+await runMain(main, import.meta.url);

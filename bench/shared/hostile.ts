@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadSpec } from '../server/spec.js';
+import { loadSpec } from '../../server/spec.js';
 import { describeStatuses, type Load, type Measured, measure } from './hostile-driver.js';
 import { type HostileRequest, hostileVectors, unknownPathVector, type Vector } from './hostile-vectors.js';
 import { runToEnd, type Started, startServer, stopServer } from './processes.js';

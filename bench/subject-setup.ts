@@ -1,0 +1,113 @@
+// What the benchmark and its ladder both start from: the settings of a run, each database the run
+// measures, the server under test on a seeded copy of it, the scenarios with their targets, and the
+// subject's answers to them (bodies.json), which the baselines and the ladder's rungs send back.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { captureBodies, type LoadSettings, type Scenario } from './load-driver.js';
+import { postgresDatabase, runToEnd, type Started, serverNodeFlags, startServer } from './shared/processes.js';
+
+export interface BenchSettings extends LoadSettings {
+  /** Rows of the large preset and of the busy key's usage, for the flat cost. */
+  bigCount: number;
+}
+
+export function benchSettings(quick: boolean, rounds: number): BenchSettings {
+  return quick
+    ? { rounds, durationSec: 1, connections: 8, bigCount: 100_000, latencySamples: 150, ladderRequests: 3000 }
+    : { rounds, durationSec: 6, connections: 10, bigCount: 1_000_000, latencySamples: 500, ladderRequests: 10_000 };
+}
+
+/** Progress on stderr, unless the output is JSON for a tool. */
+export function progressLog(json: boolean): (message: string) => void {
+  return (message) => {
+    if (!json) process.stderr.write(`${message}\n`);
+  };
+}
+
+export function machine() {
+  return {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    memoryGb: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+  };
+}
+
+/** `bench` on a new SQLite database, then on PostgreSQL when BENCH_POSTGRES_URL names a server. */
+export async function onEachDatabase<T>(bench: (label: string, databaseUrl: string) => Promise<T>): Promise<T[]> {
+  const reports = [await bench('sqlite', `sqlite:${join(mkdtempSync(join(tmpdir(), 'bench-db-')), 'api.db')}`)];
+  if (process.env.BENCH_POSTGRES_URL) {
+    const database = await postgresDatabase(process.env.BENCH_POSTGRES_URL);
+    try {
+      reports.push(await bench('postgres', database.url));
+    } finally {
+      await database.drop();
+    }
+  }
+  return reports;
+}
+
+export type TargetedScenario = Scenario & {
+  /** The issue's target as a ratio to bare Express, when the operation has one on this database. */
+  target: number | null;
+};
+
+export interface SeededSubject {
+  subject: Started;
+  secretsKey: string;
+  managementKey: string;
+  idleKeyHash: string;
+  busyKeyHash: string;
+  scenarios: TargetedScenario[];
+  /** The subject's answer to each scenario, by method and URL. */
+  bodiesFile: string;
+}
+
+/** The server under test on `databaseUrl`, seeded with `bigCount` rows, and its answers captured. */
+export async function seededSubject(
+  label: string,
+  databaseUrl: string,
+  bigCount: number,
+  log: (message: string) => void,
+): Promise<SeededSubject> {
+  const secretsKey = randomBytes(32).toString('hex');
+  log(`[${label}] seeding (${bigCount.toLocaleString('en')} versions and usage records)...`);
+  const seeded = JSON.parse(
+    await runToEnd('dist/bench/servers/seed.js', [databaseUrl, String(bigCount)], { BENCH_SECRETS_KEY: secretsKey }),
+  ) as Record<string, string>;
+  const env = { BENCH_SECRETS_KEY: secretsKey };
+  const subject = await startServer('dist/bench/servers/subject.js', [databaseUrl], env, serverNodeFlags);
+  const managementKey = seeded.managementKey ?? '';
+  const idleKeyHash = seeded.idleKeyHash ?? '';
+  // On PostgreSQL, only PATCH has a target.
+  const onSqlite = label === 'sqlite';
+  const scenarios: TargetedScenario[] = [
+    { name: 'getKey', method: 'GET', path: `/api/v1/keys/${idleKeyHash}`, target: onSqlite ? 0.65 : null },
+    {
+      name: 'updateObservabilityDestination',
+      method: 'PATCH',
+      path: `/api/v1/observability/destinations/${seeded.destinationId}`,
+      bodies: ['{"sampling_rate":0.5}', '{"sampling_rate":0.25}'],
+      target: onSqlite ? 0.5 : 0.3,
+    },
+    {
+      name: 'listPresetVersions limit=50',
+      method: 'GET',
+      path: '/api/v1/presets/small/versions?limit=50',
+      target: onSqlite ? 0.55 : null,
+    },
+  ];
+  const bodiesFile = join(mkdtempSync(join(tmpdir(), 'bench-bodies-')), 'bodies.json');
+  writeFileSync(bodiesFile, JSON.stringify(await captureBodies(subject.port, scenarios, managementKey)));
+  return {
+    subject,
+    secretsKey,
+    managementKey,
+    idleKeyHash,
+    busyKeyHash: seeded.busyKeyHash ?? '',
+    scenarios,
+    bodiesFile,
+  };
+}

@@ -1,0 +1,84 @@
+// The mutation score of the last `npm run test:mutation`, per folder and for each target the
+// project holds itself to, from the JSON report Stryker writes; with --recorded, of the whole run
+// committed in mutation/. Exits 1 when a target is missed, 2 when there is nothing to read.
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { MutationTestResult } from 'mutation-testing-report-schema';
+import { projectRoot } from '../../server/project-root.js';
+import { runMain } from '../shared/run-main.js';
+import { changedSince, describeRecord, mutantCount, type Recorded, readRecorded } from './record.js';
+import { percent, type ScoreLine, type ScoreSummary, summarize, TARGETS } from './summary.js';
+
+export const REPORT_PATH = join(projectRoot, 'reports', 'mutation', 'mutation.json');
+
+export function formatSummary(summary: ScoreSummary): string {
+  const row = (line: ScoreLine) =>
+    `${line.name.padEnd(30)} ${String(line.killed).padStart(6)} ${String(line.survived).padStart(8)} ${String(line.noCoverage).padStart(11)} ${String(line.ignored).padStart(7)} ${percent(line.score).padStart(7)}`;
+  const header = `${'folder'.padEnd(30)} ${'killed'.padStart(6)} ${'survived'.padStart(8)} ${'no coverage'.padStart(11)} ${'ignored'.padStart(7)} ${'score'.padStart(7)}`;
+  return [
+    header,
+    ...summary.folders.map(row),
+    '',
+    ...summary.targets.map(
+      (target) =>
+        `${Number.isNaN(target.score) ? 'n/a   ' : target.met ? 'met   ' : 'MISSED'} ${target.name}: ${percent(target.score)} (target ${target.minimum}%)`,
+    ),
+    '',
+    `Equivalent mutants marked in the code (${summary.ignored.length}):`,
+    ...summary.ignored.map((mutant) => `  ${mutant.where} ${mutant.mutator}: ${mutant.reason}`),
+    '',
+    `Survivors (${summary.survivors.length}):`,
+    ...summary.survivors.map((mutant) => `  ${mutant.where} ${mutant.mutator} -> ${mutant.replacement}`),
+  ].join('\n');
+}
+
+/** Prints the summary of a report; 0 when every target is met, 1 when one is missed, 2 without a report. */
+export function printScore(reportPath: string, only?: (path: string) => boolean): number {
+  let result: MutationTestResult;
+  try {
+    result = JSON.parse(readFileSync(reportPath, 'utf8')) as MutationTestResult;
+  } catch {
+    console.error(`No mutation report at ${relative(projectRoot, reportPath)}: run npm run test:mutation first.`);
+    return 2;
+  }
+  const summary = summarize(result, TARGETS, only);
+  console.log(formatSummary(summary));
+  return summary.targets.every((target) => target.met) ? 0 : 1;
+}
+
+/** The committed whole run against the targets, with what changed since it; 2 without a record. */
+export function printRecorded(): number {
+  let recorded: Recorded;
+  try {
+    recorded = readRecorded();
+  } catch {
+    console.error('No mutation record in mutation/: run npm run test:mutation and commit mutation/.');
+    return 2;
+  }
+  const { record, results } = recorded;
+  const summary = summarize(results);
+  console.log(`The whole run on record: ${describeRecord(record, mutantCount(results))}.`);
+  for (const run of record.scoped ?? [])
+    console.log(`Tested again at commit ${run.commit.slice(0, 7)}: ${run.mutate.join(', ')}`);
+  const changed = changedSince(record.commit);
+  if (changed === null)
+    console.log(`Commit ${record.commit.slice(0, 7)} is not in this checkout: cannot tell what changed since.`);
+  else if (changed.length > 0)
+    console.log(
+      `Changed since (npm run test:mutation tests their mutants again, reusing the rest): ${changed.join(', ')}`,
+    );
+  console.log('');
+  console.log(formatSummary(summary));
+  return summary.targets.every((target) => target.met) ? 0 : 1;
+}
+
+const USAGE = 'usage: npm run -s mutation:score [-- --recorded]';
+
+export function main(args: string[]): number {
+  if (args.length === 0) return printScore(REPORT_PATH);
+  if (args.length === 1 && args[0] === '--recorded') return printRecorded();
+  console.error(`mutation:score: unknown argument ${args.join(' ')} (${USAGE})`);
+  return 2;
+}
+
+await runMain(main, import.meta.url);

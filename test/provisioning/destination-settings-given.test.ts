@@ -1,0 +1,82 @@
+// What createDestination hands the store: the settings given and no others, so that the store's own
+// defaults fill the rest; and the filter rules with the defaults the spec gives them written out,
+// from a contract read afresh here.
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it, vi } from 'vitest';
+import { createSecretBox } from '../../server/domain/secrets.js';
+import { createDestination } from '../../server/provisioning/index.js';
+import { openStore, type Store } from '../../server/store/index.js';
+import { createTestDatabase } from '../support/database.js';
+import { destinationTypes } from '../support/server.js';
+
+const NOW = new Date('2026-11-18T12:00:00.000Z');
+const WORKSPACE_ID = '0f3e9a1c-2b4d-4e6f-8a0b-1c2d3e4f5a6b';
+const CONFIG = { url: 'https://hooks.example.com' };
+
+/** A store whose destinations.create records what it was given. */
+function recordingStore(): { store: Store; given: unknown[] } {
+  const given: unknown[] = [];
+  const destinations = {
+    create: async (destination: unknown) => {
+      given.push(destination);
+      return {};
+    },
+  };
+  return { store: { destinations } as unknown as Store, given };
+}
+
+describe('createDestination', () => {
+  it('hands the store no setting that was not given, not even as undefined', async () => {
+    const { store, given } = recordingStore();
+    await createDestination(
+      store,
+      destinationTypes,
+      { workspaceId: WORKSPACE_ID, type: 'webhook', config: CONFIG },
+      NOW,
+    );
+    expect(given).toStrictEqual([
+      { workspace_id: WORKSPACE_ID, type: 'webhook', name: null, config: CONFIG, filter_rules: null },
+    ]);
+  });
+
+  it('hands the store each setting given, false included', async () => {
+    const { store, given } = recordingStore();
+    const settings = { enabled: false, privacy_mode: false, sampling_rate: 0.5, api_key_hashes: ['a'.repeat(64)] };
+    await createDestination(
+      store,
+      destinationTypes,
+      { workspaceId: WORKSPACE_ID, type: 'webhook', config: CONFIG, ...settings },
+      NOW,
+    );
+    expect(given).toStrictEqual([
+      { workspace_id: WORKSPACE_ID, type: 'webhook', name: null, config: CONFIG, ...settings, filter_rules: null },
+    ]);
+  });
+
+  it('writes out the defaults the spec gives filter rules, from the contract as it reads it first', async () => {
+    // Fresh modules: the contract is read, and its validators built, in this test.
+    vi.resetModules();
+    const fresh = await import('../../server/provisioning/index.js');
+    const store = await openStore((await createTestDatabase()).url, createSecretBox(randomBytes(32)));
+    try {
+      const workspaceId = (await store.workspaces.create('Defaults', NOW)).id;
+      const created = await fresh.createDestination(
+        store,
+        destinationTypes,
+        {
+          workspaceId,
+          type: 'webhook',
+          config: CONFIG,
+          filter_rules: { groups: [{ rules: [{ field: 'user_id', operator: 'exists' }] }] },
+        },
+        NOW,
+      );
+      expect(created.state.filter_rules).toEqual({
+        enabled: true,
+        groups: [{ logic: 'and', rules: [{ field: 'user_id', operator: 'exists' }] }],
+      });
+    } finally {
+      await store.close();
+    }
+  });
+});
