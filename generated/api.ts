@@ -925,7 +925,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description SHA-256 hex digest of the whole key. A hash that matches no key of the workspace answers 404.
+                 * @description SHA-256 digest of the whole key, as `hash` in the responses: 64 lowercase hexadecimal characters (`^[0-9a-f]{64}$`). Any other value, like a hash that matches no key of the workspace, answers 404.
                  * @example cc11728ca6cd47497c5267117fcc2ebcfc3f3d9df55d54c191a4fdb06e178232
                  */
                 hash: string;

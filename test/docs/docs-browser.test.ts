@@ -1,19 +1,22 @@
 // The published docs, opened at /docs in headless Chromium with every request off this server
-// blocked: the three operations, their parameters, error responses and code samples must show,
-// and the changelog page open, under 127.0.0.1 and under another hostname over plain HTTP, and
-// nothing is even attempted elsewhere.
+// blocked: the three operations, their parameters, error responses and code samples (each one
+// picked in the sample picker) must show, and the changelog page open, under 127.0.0.1 and under
+// another hostname over plain HTTP, and nothing is even attempted elsewhere. The page's cosmetics
+// are held too: samples clear of their copy button, header examples as sent, no blank band above
+// an operation, no "Array of any", no attribution box over an empty logo.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeSamples } from '../../scripts/code-samples.js';
+import { codeSamples, sampleTabs } from '../../scripts/docs/code-samples.js';
 import { operationHandlers } from '../../server/operations/index.js';
-import { specOperations } from '../../server/spec.js';
+import { nodeAt, specOperations } from '../../server/spec.js';
 import { findChromium } from '../support/chromium.js';
 import { projectRoot } from '../support/process.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { findOperation, spec } from '../support/spec.js';
+import { blankSectionsAbove, operationSection, sampleLayout, showSample } from './docs-page.js';
 
 const chromiumFound = findChromium();
 const hasChromium = 'path' in chromiumFound;
@@ -22,6 +25,17 @@ const OTHER_HOSTNAME = 'docs.example.test';
 const screenshotPath = join(projectRoot, 'test-output', 'docs.png');
 
 const samples = codeSamples(spec);
+
+/** The string examples of the headers of an operation's first 2xx response, the one the docs open. */
+function successHeaderExamples(responses: Record<string, unknown>): string[] {
+  const success = Object.entries(responses).find(([status]) => status.startsWith('2'))?.[1];
+  const resolve = (node: unknown): Record<string, unknown> => {
+    const ref = (node as { $ref?: unknown } | undefined)?.$ref;
+    return (typeof ref === 'string' ? nodeAt(spec, ref) : node) as Record<string, unknown>;
+  };
+  const headers = Object.values(resolve(success)?.headers ?? {}).map(resolve);
+  return headers.flatMap((header) => (typeof header.example === 'string' ? [header.example] : []));
+}
 let server: TestServer;
 let browser: Browser | undefined;
 
@@ -31,7 +45,7 @@ describe.skipIf(!hasChromium)(
     beforeAll(async () => {
       // `npm test` builds the docs first; a lone run of this file builds them if they are missing.
       if (!existsSync(join(projectRoot, 'dist', 'docs', 'index.html'))) {
-        execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build-docs.ts'], {
+        execFileSync(process.execPath, ['--import', 'tsx', 'scripts/docs/build.ts'], {
           cwd: projectRoot,
           stdio: 'ignore',
         });
@@ -92,6 +106,7 @@ describe.skipIf(!hasChromium)(
           summary: operation.summary ?? '',
           parameters: [...parameters.map((p) => p.name), ...Object.keys(body?.properties ?? {})],
           statuses: Object.keys(operation.responses),
+          headerExamples: successHeaderExamples(operation.responses),
         };
       });
       expect(operations.map((o) => o.operationId).sort()).toEqual(Object.keys(operationHandlers).sort());
@@ -105,7 +120,8 @@ describe.skipIf(!hasChromium)(
             .poll(() => page.getByText(name, { exact: true }).first().isVisible(), { timeout: 5_000 })
             .toBe(true);
         }
-        const main = await page.locator('body').innerText();
+        const section = operationSection(page, operation.route);
+        const main = await section.innerText();
         for (const status of operation.statuses)
           expect(main, `${operation.route} shows ${status}`).toMatch(new RegExp(`\\b${status}\\b`));
         // The key kinds it accepts, as the roles of its security requirements.
@@ -114,11 +130,35 @@ describe.skipIf(!hasChromium)(
           (requirement) => requirement.bearerAuth ?? [],
         );
         expect(shownKinds, `${operation.route} shows its key kinds`).toEqual(stated);
-        // Its code samples: the curl one shown first, its text as the docs build made it.
-        const curlLine = samples.get(operation.operationId)?.curl.split('\n')[0] ?? '(no sample)';
-        expect(main, `${operation.route} shows its curl sample`).toContain(curlLine.replace(/ \\$/, ''));
+        // Its code samples, each picked in the sample picker: its text as the docs build made it,
+        // the TypeScript one calling the client's method of that operation, and clear of the copy button.
+        const sample = samples.get(operation.operationId);
+        const curl = await showSample(page, section, sampleTabs.curl.label);
+        expect(curl.trim(), `${operation.route} shows its curl sample`).toBe(sample?.curl);
+        expect(await sampleLayout(section), `${operation.route}: the curl sample's layout`).toBe('clear');
+        const typescript = await showSample(page, section, sampleTabs.typescript.label);
+        expect(typescript, `${operation.route} shows its TypeScript sample`).toContain(`api.${operation.operationId}(`);
+        expect(typescript.trim(), `${operation.route} shows its TypeScript sample`).toBe(sample?.typescript);
+        expect(await sampleLayout(section), `${operation.route}: the TypeScript sample's layout`).toBe('clear');
+        // Header examples as the header is sent, not as a JSON string.
+        for (const example of operation.headerExamples) {
+          expect(main, `${operation.route} shows the header example ${example}`).toContain(example);
+          expect(main).not.toContain(JSON.stringify(example));
+        }
+        // Every schema names its type, arrays their element type.
+        expect(main, `${operation.route} names every type`).not.toContain('Array of any');
         await page.screenshot({ path: join(projectRoot, 'test-output', `docs-${operation.route.split('/')[0]}.png`) });
       }
+      // The key's path parameter states the form of the hash the responses give (in the request's
+      // part of the section: the responses' schema shows that pattern too).
+      const hashPattern = nodeAt(spec, '#/components/schemas/ApiKey/properties/hash/pattern');
+      expect(typeof hashPattern).toBe('string');
+      await page.goto(`${server.baseUrl}/docs/#/keys/getkey`, { waitUntil: 'networkidle' });
+      const getKeyText = await operationSection(page, 'keys/getkey').innerText();
+      expect(getKeyText).toMatch(/^Responses$/m);
+      expect(getKeyText.split(/^Responses$/m)[0]).toContain(String(hashPattern));
+      // No "API docs by" box over the logo the page cannot load.
+      expect(await page.getByText('API docs by').isVisible()).toBe(false);
       // An error response opens to its description.
       await page.goto(`${server.baseUrl}/docs/#/observability/updateobservabilitydestination`, {
         waitUntil: 'networkidle',
@@ -135,6 +175,24 @@ describe.skipIf(!hasChromium)(
       expect(existsSync(screenshotPath)).toBe(true);
       expect(blocked).toEqual([]);
       expect(errors).toEqual([]);
+      await context.close();
+    }, 60_000);
+
+    it('opens each operation by its link with nothing left blank above it', async () => {
+      if (!browser) throw new Error('Chromium did not start');
+      const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+      for (const { operation } of specOperations(spec)) {
+        // A page of its own: the renderer keeps the sections a page has shown once.
+        const page = await context.newPage();
+        const route = `${(operation.tags?.[0] ?? '').toLowerCase()}/${operation.operationId.toLowerCase()}`;
+        await page.goto(`${server.baseUrl}/docs/#/${route}`, { waitUntil: 'networkidle' });
+        const heading = page.getByRole('heading', { name: operation.summary });
+        await expect.poll(() => heading.isVisible(), { timeout: 15_000 }).toBe(true);
+        await expect
+          .poll(() => blankSectionsAbove(operationSection(page, route)), { timeout: 5_000, message: route })
+          .toEqual([]);
+        await page.close();
+      }
       await context.close();
     }, 60_000);
 

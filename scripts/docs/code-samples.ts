@@ -4,12 +4,22 @@
 // parameter name: HASH, ID, SLUG), as can the server (API_URL) and the key (API_KEY): the samples
 // run as written against any server. The docs show them (Redoc's x-codeSamples), built into the
 // docs' copy of the spec only: openapi.yaml stays as written.
-import { type OpenApiDocument, type SpecParameter, specOperations } from '../server/spec.js';
+import { type OpenApiDocument, type SpecParameter, specOperations } from '../../server/spec.js';
 
 export interface CodeSamples {
   curl: string;
   typescript: string;
 }
+
+/**
+ * The tab of each sample. Redoc keys a sample by its label (its `lang` when it has none), lower-cased,
+ * and shows it only when a language of its `codeSamples.languages` option has the same key; `lang`
+ * picks the highlighting. The docs build makes that option from this table too (redoc-options.ts).
+ */
+export const sampleTabs = {
+  curl: { lang: 'Shell', label: 'curl' },
+  typescript: { lang: 'TypeScript', label: 'TypeScript client' },
+} as const satisfies Record<keyof CodeSamples, { lang: string; label: string }>;
 
 const DEFAULT_SERVER = 'http://127.0.0.1:3000';
 const CLIENT_PACKAGE = '@keys-destinations-presets-api/client';
@@ -80,8 +90,8 @@ export function withCodeSamples(spec: OpenApiDocument): OpenApiDocument {
     const sample = samples.get(operation.operationId);
     if (!sample) continue;
     (operation as unknown as Record<string, unknown>)['x-codeSamples'] = [
-      { lang: 'Shell', label: 'curl', source: sample.curl },
-      { lang: 'TypeScript', label: 'TypeScript client', source: sample.typescript },
+      { ...sampleTabs.curl, source: sample.curl },
+      { ...sampleTabs.typescript, source: sample.typescript },
     ];
   }
   return copy;

@@ -2,17 +2,30 @@
 // that the page would load from a CDN is the same version Redocly CLI ships, copied beside it,
 // without the Redocly logo it would otherwise fetch from a CDN. Redocly's own output (its notices
 // included) is shown only when it fails: a build that works prints one line.
+// The page is built from the docs' copy of the contract (spec-for-docs.ts) with Redoc's options
+// (redoc-options.ts), and gets a few rules of style of its own (page-style.ts).
 // Beside it, changelog.html: every change of the contract from its git history, linked from the
 // introduction of the docs' copy of the spec.
 // Usage: npm run docs [-- --if-stale]; `npm start` calls buildDocs({ ifStale: true }).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { docsDir as outputDir, projectRoot as root } from '../server/project-root.js';
-import { type OpenApiDocument, parseSpecYaml } from '../server/spec.js';
+import { docsDir as outputDir, projectRoot as root } from '../../server/project-root.js';
+import { type OpenApiDocument, parseSpecYaml } from '../../server/spec.js';
+import { parseArgsOrMessage } from '../shared/cli-args.js';
+import { runMain } from '../shared/run-main.js';
+import { pageStyle } from './page-style.js';
 
 const outputFile = join(outputDir, 'index.html');
 const require = createRequire(import.meta.url);
@@ -38,17 +51,13 @@ function newestSpecCommit(): string {
 function docsAreFresh(): boolean {
   const inputs = [
     join(root, 'openapi.yaml'),
-    // This script, the samples, and the changelog with what it classes changes by.
-    ...[
-      'build-docs.ts',
-      'code-samples.ts',
-      'spec-diff/changelog-page.ts',
-      'spec-diff/engine/compare.ts',
-      'spec-diff/engine/schema-compare.ts',
-      'spec-diff/engine/rules.ts',
-      'spec-diff/format/report.ts',
-      'spec-diff/revisions.ts',
-    ].map((file) => join(root, 'scripts', file)),
+    // This folder (the build, the samples, the renderer's options) and the changelog with what it
+    // classes changes by.
+    ...['docs', 'spec-diff'].flatMap((dir) =>
+      readdirSync(join(root, 'scripts', dir), { recursive: true, encoding: 'utf8' })
+        .filter((file) => file.endsWith('.ts'))
+        .map((file) => join(root, 'scripts', dir, file)),
+    ),
     renderer,
   ];
   const outputs = [outputFile, join(outputDir, RENDERER_NAME), changelogFile];
@@ -60,20 +69,18 @@ function docsAreFresh(): boolean {
   return upTo === newestSpecCommit();
 }
 
-/**
- * The contract as the docs show it: the file itself, with a curl and a TypeScript sample for each
- * operation (code-samples.ts) and a link to the changelog page in its introduction (only in the
- * docs: the published contract stays as written).
- */
-async function specForDocs(contract: OpenApiDocument, dir: string): Promise<string> {
+/** The docs' copy of the contract (spec-for-docs.ts) and Redoc's options, written to `dir`. */
+async function docsInputs(contract: OpenApiDocument, dir: string): Promise<{ spec: string; options: string }> {
   // Loaded here, not at the top: `npm start` imports this module to check that the docs are fresh.
-  const { withCodeSamples } = await import('./code-samples.js');
-  const spec = withCodeSamples(contract);
-  const info = spec.info as { description?: string };
-  info.description = `${info.description ?? ''}\n\n[Changelog of this contract](changelog.html): every change, with its level.`;
-  const file = join(dir, 'openapi.json');
-  writeFileSync(file, JSON.stringify(spec));
-  return file;
+  const [{ specForDocs }, { redocOptions }] = await Promise.all([
+    import('./spec-for-docs.js'),
+    import('./redoc-options.js'),
+  ]);
+  const spec = join(dir, 'openapi.json');
+  const options = join(dir, 'redoc-options.json');
+  writeFileSync(spec, JSON.stringify(specForDocs(contract)));
+  writeFileSync(options, JSON.stringify(redocOptions));
+  return { spec, options };
 }
 
 function runRedocly(args: string[]): void {
@@ -97,7 +104,8 @@ export async function buildDocs({ ifStale }: { ifStale: boolean }): Promise<void
   const contract = parseSpecYaml(readFileSync(join(root, 'openapi.yaml'), 'utf8')) as OpenApiDocument;
   const scratch = mkdtempSync(join(tmpdir(), 'docs-'));
   try {
-    runRedocly(['build-docs', await specForDocs(contract, scratch), '-o', outputFile]);
+    const { spec, options } = await docsInputs(contract, scratch);
+    runRedocly(['build-docs', spec, '--openapi', options, '-o', outputFile]);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -112,7 +120,8 @@ export async function buildDocs({ ifStale }: { ifStale: boolean }): Promise<void
   html = html
     .replace(/\s+integrity="[^"]*"/g, '')
     .replace(/\s+crossorigin="anonymous"/g, '')
-    .replace(cdnPattern, `./${RENDERER_NAME}`);
+    .replace(cdnPattern, `./${RENDERER_NAME}`)
+    .replace('</head>', `<style>\n${pageStyle}\n</style>\n</head>`);
   // Anything the browser would fetch by itself: scripts, stylesheets, modules, fonts and images.
   const remote =
     /<script[^>]+src="https?:[^"]*"|<link[^>]+href="https?:[^"]*"|from\s+["']https?:[^"']*|url\(\s*["']?https?:[^)]*/.exec(
@@ -132,16 +141,25 @@ export async function buildDocs({ ifStale }: { ifStale: boolean }): Promise<void
   const cdn = /https:\/\/cdn\.redoc\.ly\/[^`'"\s]*/.exec(withoutLogo);
   if (cdn) throw new Error(`the renderer still loads something from a CDN: ${cdn[0]}`);
   writeFileSync(join(outputDir, RENDERER_NAME), withoutLogo);
-  const { changelogPage } = await import('./spec-diff/changelog-page.js');
+  const { changelogPage } = await import('../spec-diff/changelog-page.js');
   writeFileSync(changelogFile, (await changelogPage(contract.info.title)).html);
   console.log(`docs: ${outputFile} and changelog.html (renderer ${rendererVersion}, served locally)`);
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+/** `npm run docs [-- --if-stale]`: 0 when the docs are built (or fresh), 1 when the build fails, 2 on a bad argument. */
+export async function main(argv: string[]): Promise<number> {
+  const parsed = parseArgsOrMessage({ args: argv, options: { 'if-stale': { type: 'boolean' } }, strict: true });
+  if (typeof parsed === 'string') {
+    console.error(`docs: ${parsed} (usage: npm run docs [-- --if-stale])`);
+    return 2;
+  }
   try {
-    await buildDocs({ ifStale: process.argv.includes('--if-stale') });
+    await buildDocs({ ifStale: parsed.values['if-stale'] === true });
+    return 0;
   } catch (err) {
     console.error(err instanceof Error ? err.message : String(err));
-    process.exit(1);
+    return 1;
   }
 }
+
+await runMain(main, import.meta.url);
