@@ -4,11 +4,14 @@
 import { specChanges } from '../../scripts/spec-diff/engine/compare.js';
 import { LEVELS, type Level, RULES } from '../../scripts/spec-diff/engine/rules.js';
 import { BATTERY, type BatteryEdit, baseSpec } from './battery.js';
+import { oasdiffLevel } from './battery-kit.js';
 
 export interface EditResult {
   edit: BatteryEdit;
   highest: Level;
   ids: string[];
+  /** The expected ids not reported, or not at their level (oasdiff's, or the override's, said in the report). */
+  missing: string[];
   strict: boolean;
 }
 
@@ -21,13 +24,27 @@ export function documentsOf(edit: BatteryEdit): [Record<string, unknown>, Record
   return [before, after];
 }
 
+/** The level an expected id must be reported at: the override's, oasdiff's, or the project rule's. */
+export const expectedLevel = (edit: BatteryEdit, id: string): Level | undefined =>
+  edit.override ?? oasdiffLevel(id) ?? RULES[id]?.level;
+
 export async function runSpecDiff(edit: BatteryEdit): Promise<EditResult> {
   const [before, after] = documentsOf(edit);
   const changes = await specChanges(before, after);
   const highest = LEVELS.find((level) => changes.some((c) => c.level === level)) ?? 'info';
-  const strict =
-    highest === edit.level && edit.ids.every((id) => changes.some((c) => c.id === id && c.level === RULES[id]?.level));
-  return { edit, highest, ids: [...new Set(changes.map((c) => c.id))], strict };
+  const missing = edit.ids.filter(
+    (id) =>
+      !changes.some(
+        (c) => c.id === id && c.level === expectedLevel(edit, id) && Boolean(edit.override) === Boolean(c.override),
+      ),
+  );
+  return {
+    edit,
+    highest,
+    ids: [...new Set(changes.map((c) => c.id))],
+    missing,
+    strict: highest === edit.level && missing.length === 0,
+  };
 }
 
 /** The coarse verdict from whether an engine flagged the edit breaking, or flagged it at all. */

@@ -1,427 +1,387 @@
-// A battery of edits to this project's openapi.yaml, each with the level oasdiff's rules give it
-// and the rule ids spec:diff must report: what the engine of spec:diff is chosen on
-// (scripts/spec-diff-battery.ts scores it and api-smart-diff) and held to (battery.test.ts).
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Level } from '../../scripts/spec-diff/engine/rules.js';
-import { projectRoot } from '../../server/project-root.js';
-import { parseSpecYaml } from '../../server/spec.js';
+// A battery of edits to this project's openapi.yaml, written from oasdiff's rule registry
+// (scripts/spec-diff/engine/oasdiff-rules.ts, oasdiff v1.28.0): each edit is a change one or more of
+// its rules name, and expects those ids at oasdiff's levels. The edit's class is the highest of them:
+// an error edit must fail the gate, a warning edit must be reported without failing it, an info
+// edit must pass. A few edits expect a project rule (`project-` ids), or a project override of
+// oasdiff's level; they say so. battery.test.ts holds spec:diff to it; score-battery.ts scores it.
 
-// Documents edited in place, many levels deep: typing every level would say nothing more.
-// biome-ignore lint/suspicious/noExplicitAny: documents edited freely by the edits below
-type Json = Record<string, any>;
+import { BATTERY_EDGES } from './battery-edges.js';
+import {
+  addPost,
+  type BatteryEdit,
+  edit,
+  getKey,
+  type Json,
+  KEY,
+  list,
+  param,
+  patch,
+  projectEdit,
+  SUNSET_LATER,
+  schemas,
+} from './battery-kit.js';
+import { BATTERY_REQUESTS } from './battery-requests.js';
+import { BATTERY_RESPONSES } from './battery-responses.js';
 
-export interface BatteryEdit {
-  name: string;
-  /** The edit's class: the highest level it must be reported at. */
-  level: Level;
-  /** Rule ids that must be among the findings, each at its rule's level. */
-  ids: string[];
-  /** Applied to both documents first, when the edit needs something the spec does not have. */
-  setup?: (spec: Json) => void;
-  edit: (spec: Json) => void;
-}
+export { type BatteryEdit, baseSpec } from './battery-kit.js';
 
-export function baseSpec(): Json {
-  return parseSpecYaml(readFileSync(join(projectRoot, 'openapi.yaml'), 'utf8')) as Json;
-}
-
-const KEY = '/keys/{hash}';
-const DESTINATION = '/observability/destinations/{id}';
-const VERSIONS = '/presets/{slug}/versions';
-const getKey = (s: Json) => s.paths[KEY].get;
-const patch = (s: Json) => s.paths[DESTINATION].patch;
-const list = (s: Json) => s.paths[VERSIONS].get;
-const param = (operation: Json, name: string) => operation.parameters.find((p: Json) => p.name === name);
-const schemas = (s: Json) => s.components.schemas;
-const update = (s: Json) => schemas(s).ObservabilityDestinationUpdate;
-const apiKey = (s: Json) => schemas(s).ApiKey;
-const addOrder = (s: Json) =>
-  list(s).parameters.push({ name: 'order', in: 'query', schema: { type: 'string', enum: ['asc', 'desc'] } });
-const addPost = (s: Json) => {
-  s.paths[KEY].post = { operationId: 'touchKey', responses: { '204': { description: 'touched' } } };
-};
-
-export const BATTERY: BatteryEdit[] = [
-  // Errors: each breaks a client written against the spec before.
-  {
-    name: 'a path removed',
-    level: 'error',
-    ids: ['api-path-removed-without-deprecation'],
-    edit: (s) => delete s.paths[KEY],
-  },
-  {
-    name: 'an operation removed from a path that keeps another',
-    level: 'error',
-    ids: ['api-removed-without-deprecation'],
-    setup: addPost,
-    edit: (s) => delete s.paths[KEY].post,
-  },
-  {
-    name: 'a path parameter renamed (the path changes)',
-    level: 'error',
-    ids: ['api-path-removed-without-deprecation', 'endpoint-added'],
-    edit: (s) => {
+/** Edits of operations, parameters, security and the document as a whole. */
+const BATTERY_OPERATIONS: BatteryEdit[] = [
+  edit('a path removed', ['api-path-removed-without-deprecation'], (s) => delete s.paths[KEY]),
+  edit(
+    'an operation removed from a path that keeps another',
+    ['api-removed-without-deprecation'],
+    (s) => delete s.paths[KEY].post,
+    addPost,
+  ),
+  edit(
+    'a path parameter renamed (the path changes)',
+    ['api-path-removed-without-deprecation', 'endpoint-added'],
+    (s) => {
       param(getKey(s), 'hash').name = 'key_hash';
       s.paths['/keys/{key_hash}'] = s.paths[KEY];
       delete s.paths[KEY];
     },
-  },
-  {
-    name: 'a new required query parameter',
-    level: 'error',
-    ids: ['new-required-request-parameter'],
-    edit: (s) => list(s).parameters.push({ name: 'tenant', in: 'query', required: true, schema: { type: 'string' } }),
-  },
-  {
-    name: 'a new required header parameter',
-    level: 'error',
-    ids: ['new-required-request-parameter'],
-    edit: (s) =>
-      getKey(s).parameters.push({ name: 'X-Workspace', in: 'header', required: true, schema: { type: 'string' } }),
-  },
-  {
-    name: 'an optional parameter made required',
-    level: 'error',
-    ids: ['request-parameter-became-required'],
-    edit: (s) => (param(list(s), 'limit').required = true),
-  },
-  {
-    name: "a parameter's type changed",
-    level: 'error',
-    ids: ['request-parameter-type-changed'],
-    edit: (s) => (param(list(s), 'limit').schema.type = 'string'),
-  },
-  {
-    name: "a parameter's maximum lowered",
-    level: 'error',
-    ids: ['request-parameter-max-decreased'],
-    edit: (s) => (param(list(s), 'limit').schema.maximum = 50),
-  },
-  {
-    name: "a parameter's minimum raised",
-    level: 'error',
-    ids: ['request-parameter-min-increased'],
-    edit: (s) => (param(list(s), 'limit').schema.minimum = 5),
-  },
-  {
-    name: "a parameter's maxLength lowered",
-    level: 'error',
-    ids: ['request-parameter-max-length-decreased'],
-    edit: (s) => (param(list(s), 'slug').schema.maxLength = 100),
-  },
-  {
-    name: "a parameter's minLength raised",
-    level: 'error',
-    ids: ['request-parameter-min-length-increased'],
-    edit: (s) => (param(list(s), 'slug').schema.minLength = 3),
-  },
-  {
-    name: 'a maxLength set on a parameter that had none',
-    level: 'error',
-    ids: ['request-parameter-max-length-set'],
-    edit: (s) => (param(getKey(s), 'hash').schema.maxLength = 64),
-  },
-  {
-    name: 'a pattern added to a parameter',
-    level: 'error',
-    ids: ['request-parameter-pattern-added'],
-    edit: (s) => (param(getKey(s), 'hash').schema.pattern = '^[0-9a-f]{64}$'),
-  },
-  {
-    name: "a parameter's default changed",
-    level: 'error',
-    ids: ['request-parameter-default-value-changed'],
-    edit: (s) => (param(list(s), 'limit').schema.default = 20),
-  },
-  {
-    name: 'a parameter restricted to an enum',
-    level: 'error',
-    ids: ['request-parameter-became-enum'],
-    edit: (s) => (param(list(s), 'slug').schema.enum = ['support-agent']),
-  },
-  {
-    name: "a value removed from a parameter's enum",
-    level: 'error',
-    ids: ['request-parameter-enum-value-removed'],
-    setup: addOrder,
-    edit: (s) => (param(list(s), 'order').schema.enum = ['asc']),
-  },
-  {
-    name: 'a parameter no longer accepting null (offset)',
-    level: 'error',
-    ids: ['request-parameter-became-not-nullable'],
-    edit: (s) => (param(list(s), 'offset').schema.type = 'integer'),
-  },
-  {
-    name: 'the request body made required',
-    level: 'error',
-    ids: ['request-body-became-required'],
-    setup: (s) => (patch(s).requestBody.required = false),
-    edit: (s) => (patch(s).requestBody.required = true),
-  },
-  {
-    name: "the request body's application/json replaced by another media type",
-    level: 'error',
-    ids: ['request-body-media-type-removed', 'request-body-media-type-added'],
-    edit: (s) => {
-      const content = patch(s).requestBody.content;
-      content['application/merge-patch+json'] = content['application/json'];
-      delete content['application/json'];
+  ),
+  edit(
+    'a deprecated path removed',
+    ['api-path-removed-with-deprecation'],
+    (s) => delete s.paths[KEY],
+    (s) => (getKey(s).deprecated = true),
+  ),
+  edit(
+    'a deprecated operation removed',
+    ['api-removed-with-deprecation'],
+    (s) => delete s.paths[KEY].post,
+    (s) => {
+      addPost(s);
+      s.paths[KEY].post.deprecated = true;
     },
-  },
-  {
-    name: 'a new required request property',
-    level: 'error',
-    ids: ['new-required-request-property'],
-    edit: (s) => {
-      update(s).properties.owner = { type: 'string' };
-      update(s).required = ['owner'];
+  ),
+  edit(
+    'a path removed before its sunset',
+    ['api-path-removed-before-sunset'],
+    (s) => delete s.paths[KEY],
+    (s) => Object.assign(getKey(s), { deprecated: true, 'x-sunset': SUNSET_LATER }),
+  ),
+  edit(
+    'an operation removed before its sunset',
+    ['api-removed-before-sunset'],
+    (s) => delete s.paths[KEY].post,
+    (s) => {
+      addPost(s);
+      Object.assign(s.paths[KEY].post, { deprecated: true, 'x-sunset': SUNSET_LATER });
     },
-  },
-  {
-    name: 'a request property made required',
-    level: 'error',
-    ids: ['request-property-became-required'],
-    edit: (s) => (update(s).required = ['name']),
-  },
-  {
-    name: "a request property's type changed",
-    level: 'error',
-    ids: ['request-property-type-changed'],
-    edit: (s) => (update(s).properties.enabled.type = 'string'),
-  },
-  {
-    name: "a request property's maximum lowered",
-    level: 'error',
-    ids: ['request-property-max-decreased'],
-    edit: (s) => (update(s).properties.sampling_rate.maximum = 0.5),
-  },
-  {
-    name: "a request property's minimum raised",
-    level: 'error',
-    ids: ['request-property-min-increased'],
-    edit: (s) => (update(s).properties.sampling_rate.minimum = 0.01),
-  },
-  {
-    name: "a request property's maxLength lowered",
-    level: 'error',
-    ids: ['request-property-max-length-decreased'],
-    edit: (s) => (update(s).properties.name.maxLength = 100),
-  },
-  {
-    name: 'a pattern added to a request property',
-    level: 'error',
-    ids: ['request-property-pattern-added'],
-    edit: (s) => (update(s).properties.name.pattern = '^[a-z ]+$'),
-  },
-  {
-    name: 'a value removed from an enum sent in requests (and received in responses)',
-    level: 'error',
-    ids: ['request-property-enum-value-removed', 'response-property-enum-value-removed'],
-    edit: (s) => schemas(s).FilterField.enum.pop(),
-  },
-  {
-    name: 'a request property no longer accepting null',
-    level: 'error',
-    ids: ['request-property-became-not-nullable'],
-    edit: (s) => (update(s).properties.api_key_hashes = { $ref: '#/components/schemas/ApiKeyHashList' }),
-  },
-  {
-    name: 'unknown request properties now refused',
-    level: 'error',
-    ids: ['request-body-additional-properties-refused'],
-    setup: (s) => delete update(s).additionalProperties,
-    edit: (s) => (update(s).additionalProperties = false),
-  },
-  {
-    name: 'a success status replaced',
-    level: 'error',
-    ids: ['response-success-status-removed', 'response-success-status-added'],
-    edit: (s) => {
-      getKey(s).responses['203'] = getKey(s).responses['200'];
-      delete getKey(s).responses['200'];
+  ),
+  edit(
+    'a path removed whose sunset cannot be read',
+    ['api-path-sunset-parse'],
+    (s) => delete s.paths[KEY],
+    (s) => Object.assign(getKey(s), { deprecated: true, 'x-sunset': 'next spring' }),
+  ),
+  edit('an endpoint added', ['endpoint-added'], addPost),
+  edit('an operation deprecated', ['endpoint-deprecated'], (s) => (getKey(s).deprecated = true)),
+  edit('an operation deprecated with a sunset date', ['endpoint-deprecated-with-sunset'], (s) =>
+    Object.assign(getKey(s), { deprecated: true, 'x-sunset': SUNSET_LATER }),
+  ),
+  edit('an operation deprecated with a sunset that cannot be read', ['api-deprecated-sunset-parse'], (s) =>
+    Object.assign(getKey(s), { deprecated: true, 'x-sunset': 'next spring' }),
+  ),
+  edit(
+    'a deprecated operation reactivated',
+    ['endpoint-reactivated'],
+    (s) => delete getKey(s).deprecated,
+    (s) => (getKey(s).deprecated = true),
+  ),
+  edit(
+    "a deprecated operation's sunset removed",
+    ['sunset-deleted'],
+    (s) => delete getKey(s)['x-sunset'],
+    (s) => Object.assign(getKey(s), { deprecated: true, 'x-sunset': SUNSET_LATER }),
+  ),
+  edit(
+    "a deprecated operation's sunset brought forward",
+    ['api-sunset-date-changed-too-small'],
+    (s) => (getKey(s)['x-sunset'] = '2999-01-01'),
+    (s) => Object.assign(getKey(s), { deprecated: true, 'x-sunset': SUNSET_LATER }),
+  ),
+  edit('an operation made beta', ['api-stability-decreased'], (s) => (getKey(s)['x-stability-level'] = 'beta')),
+  edit(
+    'a beta operation made stable',
+    ['api-stability-increased'],
+    (s) => (getKey(s)['x-stability-level'] = 'stable'),
+    (s) => (getKey(s)['x-stability-level'] = 'beta'),
+  ),
+  edit(
+    'an unknown stability level',
+    ['api-invalid-stability-level'],
+    (s) => (getKey(s)['x-stability-level'] = 'experimental'),
+  ),
+  edit('an operationId changed', ['api-operation-id-removed'], (s) => (getKey(s).operationId = 'readKey')),
+  edit(
+    'an operationId given',
+    ['api-operation-id-added'],
+    (s) => (getKey(s).operationId = 'getKey'),
+    (s) => delete getKey(s).operationId,
+  ),
+  edit('a tag removed from an operation', ['api-tag-removed'], (s) => (getKey(s).tags = [])),
+  edit('a tag added to an operation', ['api-tag-added'], (s) => getKey(s).tags.push('Usage')),
+  edit('a tag renamed', ['api-tag-removed', 'api-tag-added'], (s) => (getKey(s).tags = ['ApiKeys'])),
+  // Parameters.
+  edit('a new required query parameter', ['new-required-request-parameter'], (s) =>
+    list(s).parameters.push({ name: 'tenant', in: 'query', required: true, schema: { type: 'string' } }),
+  ),
+  edit('a new required header parameter', ['new-required-request-parameter'], (s) =>
+    getKey(s).parameters.push({ name: 'X-Workspace', in: 'header', required: true, schema: { type: 'string' } }),
+  ),
+  edit('a new optional query parameter', ['new-optional-request-parameter'], (s) =>
+    list(s).parameters.push({ name: 'order', in: 'query', schema: { type: 'string', enum: ['asc', 'desc'] } }),
+  ),
+  edit(
+    'an optional parameter made required',
+    ['request-parameter-became-required'],
+    (s) => (param(list(s), 'limit').required = true),
+  ),
+  edit(
+    'a required parameter made optional',
+    ['request-parameter-became-optional'],
+    (s) => (param(list(s), 'limit').required = false),
+    (s) => (param(list(s), 'limit').required = true),
+  ),
+  edit('a query parameter removed', ['request-parameter-removed'], (s) => {
+    list(s).parameters = list(s).parameters.filter((p: Json) => p.name !== 'offset');
+  }),
+  edit(
+    'a deprecated parameter removed',
+    ['request-parameter-removed-with-deprecation'],
+    (s) => (list(s).parameters = list(s).parameters.filter((p: Json) => p.name !== 'offset')),
+    (s) => (param(list(s), 'offset').deprecated = true),
+  ),
+  edit(
+    'a parameter removed before its sunset',
+    ['request-parameter-removed-before-sunset'],
+    (s) => (list(s).parameters = list(s).parameters.filter((p: Json) => p.name !== 'offset')),
+    (s) => Object.assign(param(list(s), 'offset'), { deprecated: true, 'x-sunset': SUNSET_LATER }),
+  ),
+  edit(
+    'a parameter removed whose sunset cannot be read',
+    ['request-parameter-sunset-parse'],
+    (s) => (list(s).parameters = list(s).parameters.filter((p: Json) => p.name !== 'offset')),
+    (s) => Object.assign(param(list(s), 'offset'), { deprecated: true, 'x-sunset': 'someday' }),
+  ),
+  edit('a parameter deprecated', ['request-parameter-deprecated'], (s) => (param(list(s), 'limit').deprecated = true)),
+  edit(
+    'a deprecated parameter reactivated',
+    ['request-parameter-reactivated'],
+    (s) => delete param(list(s), 'limit').deprecated,
+    (s) => (param(list(s), 'limit').deprecated = true),
+  ),
+  edit(
+    "a deprecated parameter's sunset removed",
+    ['request-parameter-sunset-deleted'],
+    (s) => delete param(list(s), 'limit')['x-sunset'],
+    (s) => Object.assign(param(list(s), 'limit'), { deprecated: true, 'x-sunset': SUNSET_LATER }),
+  ),
+  edit(
+    "a deprecated parameter's sunset brought forward",
+    ['request-parameter-sunset-date-changed-too-small'],
+    (s) => (param(list(s), 'limit')['x-sunset'] = '2999-01-01'),
+    (s) => Object.assign(param(list(s), 'limit'), { deprecated: true, 'x-sunset': SUNSET_LATER }),
+  ),
+  projectEdit("a path parameter's style changed", 'error', ['project-request-parameter-style-changed'], (s) => {
+    param(getKey(s), 'hash').style = 'label';
+  }),
+  projectEdit("a query parameter's explode changed", 'error', ['project-request-parameter-explode-changed'], (s) => {
+    param(list(s), 'limit').explode = false;
+  }),
+  // Security.
+  projectEdit(
+    'a security alternative removed (standard keys no longer list versions)',
+    'error',
+    ['api-security-removed'],
+    (s) => (list(s).security = [{ bearerAuth: ['management'] }]),
+    { override: true },
+  ),
+  edit('a security alternative added', ['api-security-added'], (s) => getKey(s).security.push({ apiKeyHeader: [] })),
+  projectEdit(
+    'a role added to a security requirement',
+    'error',
+    ['api-security-scope-added'],
+    (s) => (getKey(s).security = [{ bearerAuth: ['management', 'standard'] }]),
+    { override: true },
+  ),
+  edit(
+    'a role removed from a security requirement',
+    ['api-security-scope-removed'],
+    (s) => (getKey(s).security = [{ bearerAuth: [] }]),
+  ),
+  projectEdit(
+    'security on operations that had none',
+    'error',
+    ['api-global-security-added'],
+    (s) => (s.security = [{ bearerAuth: [] }]),
+    {
+      override: true,
+      setup: (s) => {
+        s.security = [];
+        for (const operation of [getKey(s), patch(s), list(s)]) delete operation.security;
+      },
     },
-  },
-  {
-    name: "a response's media type replaced",
-    level: 'error',
-    ids: ['response-media-type-removed', 'response-media-type-added'],
-    edit: (s) => {
-      const content = getKey(s).responses['200'].content;
-      content['application/vnd.api+json'] = content['application/json'];
-      delete content['application/json'];
+  ),
+  projectEdit(
+    'security on an operation that had none, with no global security',
+    'error',
+    ['api-security-added'],
+    (s) => (getKey(s).security = [{ bearerAuth: ['management'] }]),
+    {
+      override: true,
+      setup: (s) => {
+        s.security = [];
+        delete getKey(s).security;
+      },
     },
-  },
-  {
-    name: 'a required response property removed',
-    level: 'error',
-    ids: ['response-required-property-removed'],
-    edit: (s) => {
-      delete apiKey(s).properties.usage;
-      apiKey(s).required = apiKey(s).required.filter((name: string) => name !== 'usage');
+  ),
+  edit(
+    'a global security alternative added where every operation has its own',
+    ['api-global-security-added'],
+    (s) => s.security.push({ apiKeyHeader: [] }),
+    (s) => (s.security = [{ bearerAuth: ['management'] }]),
+  ),
+  edit(
+    'a global security alternative removed',
+    ['api-global-security-removed'],
+    (s) => s.security.pop(),
+    (s) => (s.security = [{ bearerAuth: ['management'] }, { apiKeyHeader: [] }]),
+  ),
+  edit(
+    'a role added to the global security',
+    ['api-global-security-scope-added'],
+    (s) => (s.security = [{ bearerAuth: ['management', 'standard'] }]),
+    (s) => (s.security = [{ bearerAuth: ['management'] }]),
+  ),
+  edit(
+    'a role removed from the global security',
+    ['api-global-security-scope-removed'],
+    (s) => (s.security = [{ bearerAuth: [] }]),
+    (s) => (s.security = [{ bearerAuth: ['management'] }]),
+  ),
+  edit('a security scheme added', ['api-security-component-added'], (s) => {
+    s.components.securitySchemes.apiKeyHeader = { type: 'apiKey', in: 'header', name: 'X-API-Key' };
+  }),
+  edit(
+    'an unused security scheme removed',
+    ['api-security-component-removed'],
+    (s) => delete s.components.securitySchemes.apiKeyHeader,
+    (s) => (s.components.securitySchemes.apiKeyHeader = { type: 'apiKey', in: 'header', name: 'X-API-Key' }),
+  ),
+  edit("a security scheme's type changed", ['api-security-component-type-changed'], (s) => {
+    s.components.securitySchemes.bearerAuth = { type: 'apiKey', in: 'header', name: 'Authorization' };
+  }),
+  ...oauthEdits(),
+  // The document.
+  edit(
+    'an unused schema removed',
+    ['api-schema-removed'],
+    (s) => delete schemas(s).LegacyKey,
+    (s) => (schemas(s).LegacyKey = { type: 'object' }),
+  ),
+  edit(
+    'a webhook added',
+    ['webhook-added'],
+    (s) => (s.webhooks = { keyDisabled: { post: { responses: { '200': { description: 'ok' } } } } }),
+  ),
+  edit(
+    'a webhook removed',
+    ['webhook-removed'],
+    (s) => delete s.webhooks.keyDisabled,
+    (s) => (s.webhooks = { keyDisabled: { post: { responses: { '200': { description: 'ok' } } } } }),
+  ),
+  edit(
+    'a breaking change with info.version unchanged',
+    ['api-removed-without-deprecation', 'api-version-not-bumped'],
+    (s) => delete s.paths[KEY].post,
+    addPost,
+  ),
+  edit(
+    'a breaking change in a minor version',
+    ['api-path-removed-without-deprecation', 'api-major-version-not-bumped'],
+    (s) => {
+      delete s.paths[KEY];
+      s.info.version = `${s.info.version.split('.')[0]}.99.0`;
     },
-  },
-  {
-    name: 'a response property made optional',
-    level: 'error',
-    ids: ['response-property-became-optional'],
-    edit: (s) => (apiKey(s).required = apiKey(s).required.filter((name: string) => name !== 'name')),
-  },
-  {
-    name: 'a response property made nullable',
-    level: 'error',
-    ids: ['response-property-became-nullable'],
-    edit: (s) => (apiKey(s).properties.name.type = ['string', 'null']),
-  },
-  {
-    name: "a response property's type changed",
-    level: 'error',
-    ids: ['response-property-type-changed'],
-    edit: (s) => (apiKey(s).properties.usage.type = 'string'),
-  },
-  {
-    name: "a response property's maxLength raised",
-    level: 'error',
-    ids: ['response-property-max-length-increased'],
-    edit: (s) => (apiKey(s).properties.label.maxLength = 128),
-  },
-  {
-    name: "a response property's minimum lowered",
-    level: 'error',
-    ids: ['response-property-min-decreased'],
-    edit: (s) => (apiKey(s).properties.usage.minimum = -1),
-  },
-  {
-    name: 'a security alternative removed (standard keys no longer list versions)',
-    level: 'error',
-    ids: ['api-security-removed'],
-    edit: (s) => (list(s).security = [{ bearerAuth: ['management'] }]),
-  },
-  {
-    name: 'a role added to a security requirement',
-    level: 'error',
-    ids: ['api-security-scope-added'],
-    edit: (s) => (getKey(s).security = [{ bearerAuth: ['management', 'standard'] }]),
-  },
-  {
-    name: 'security on an operation that had none',
-    level: 'error',
-    ids: ['api-security-now-required'],
-    setup: (s) => {
-      s.security = [];
-      for (const operation of [getKey(s), patch(s), list(s)]) delete operation.security;
+  ),
+  edit(
+    'a breaking change with info.version lowered',
+    ['api-path-removed-without-deprecation', 'api-version-decreased'],
+    (s) => {
+      delete s.paths[KEY];
+      s.info.version = '0.0.1';
     },
-    edit: (s) => (s.security = [{ bearerAuth: [] }]),
-  },
-  // Warnings: safe for most clients, not for all.
-  {
-    name: 'a value added to a response enum',
-    level: 'warning',
-    ids: ['response-property-enum-value-added'],
-    edit: (s) => schemas(s).DestinationType.enum.push('honeycomb'),
-  },
-  {
-    name: 'a value added to an enum sent in requests and received in responses',
-    level: 'warning',
-    ids: ['request-property-enum-value-added', 'response-property-enum-value-added'],
-    edit: (s) => schemas(s).FilterField.enum.push('latency_ms'),
-  },
-  {
-    name: 'a query parameter removed',
-    level: 'warning',
-    ids: ['request-parameter-removed'],
-    edit: (s) => (list(s).parameters = list(s).parameters.filter((p: Json) => p.name !== 'offset')),
-  },
-  {
-    name: 'a request property removed',
-    level: 'warning',
-    ids: ['request-property-removed'],
-    edit: (s) => delete update(s).properties.privacy_mode,
-  },
-  {
-    name: "a request property's pattern changed",
-    level: 'warning',
-    ids: ['request-property-pattern-changed'],
-    setup: (s) => (update(s).properties.name.pattern = '^[a-z ]+$'),
-    edit: (s) => (update(s).properties.name.pattern = '^[a-z0-9 ]+$'),
-  },
-  {
-    name: "a parameter's pattern changed",
-    level: 'warning',
-    ids: ['request-parameter-pattern-changed'],
-    setup: (s) => (param(getKey(s), 'hash').schema.pattern = '^[0-9a-f]{64}$'),
-    edit: (s) => (param(getKey(s), 'hash').schema.pattern = '^[0-9a-fA-F]{64}$'),
-  },
-  // Compatible: nothing a client relied on changes.
-  { name: 'an endpoint added', level: 'info', ids: ['endpoint-added'], edit: addPost },
-  {
-    name: 'a new optional query parameter',
-    level: 'info',
-    ids: ['new-optional-request-parameter'],
-    edit: addOrder,
-  },
-  {
-    name: "a parameter's maximum raised",
-    level: 'info',
-    ids: ['request-parameter-max-increased'],
-    edit: (s) => (param(list(s), 'limit').schema.maximum = 200),
-  },
-  {
-    name: "a request property's maxLength raised",
-    level: 'info',
-    ids: ['request-property-max-length-increased'],
-    edit: (s) => (update(s).properties.name.maxLength = 512),
-  },
-  {
-    name: 'a new optional request property',
-    level: 'info',
-    ids: ['new-optional-request-property'],
-    edit: (s) => (update(s).properties.notes = { type: 'string', maxLength: 100 }),
-  },
-  {
-    name: 'a new required response property',
-    level: 'info',
-    ids: ['response-required-property-added'],
-    edit: (s) => {
-      apiKey(s).properties.scopes = { type: 'array', items: { type: 'string' } };
-      apiKey(s).required.push('scopes');
-    },
-  },
-  {
-    name: 'an error status added',
-    level: 'info',
-    ids: ['response-non-success-status-added'],
-    edit: (s) => (getKey(s).responses['410'] = { ...getKey(s).responses['404'] }),
-  },
-  {
-    name: 'an error status removed',
-    level: 'info',
-    ids: ['response-non-success-status-removed'],
-    edit: (s) => delete getKey(s).responses['403'],
-  },
-  {
-    name: 'a security alternative added (standard keys may read keys)',
-    level: 'info',
-    ids: ['api-security-added'],
-    edit: (s) => getKey(s).security.push({ apiKeyHeader: [] }),
-  },
-  {
-    name: 'a response property that may no longer be null',
-    level: 'info',
-    ids: [],
-    edit: (s) => (schemas(s).ObservabilityDestination.properties.name.type = 'string'),
-  },
-  {
-    name: 'a description changed',
-    level: 'info',
-    ids: ['documentation-changed'],
-    edit: (s) => (getKey(s).description = 'Reads one API key.'),
-  },
-  {
-    name: 'info.version bumped, nothing else',
-    level: 'info',
-    ids: [],
-    edit: (s) => (s.info.version = '2.1.0'),
-  },
+  ),
+  edit('info.version bumped, nothing else', [], (s) => (s.info.version = '2.1.0')),
+  projectEdit(
+    'a description changed',
+    'info',
+    ['project-documentation-changed'],
+    (s) => (getKey(s).description = 'Reads one API key.'),
+  ),
+];
+
+function oauthEdits(): BatteryEdit[] {
+  const setup = (s: Json) => {
+    s.components.securitySchemes.oauth = {
+      type: 'oauth2',
+      flows: {
+        authorizationCode: {
+          authorizationUrl: 'https://auth.example.com/authorize',
+          tokenUrl: 'https://auth.example.com/token',
+          scopes: { 'keys:read': 'Read keys', 'keys:write': 'Write keys' },
+        },
+      },
+    };
+  };
+  const flow = (s: Json) => s.components.securitySchemes.oauth.flows.authorizationCode;
+  return [
+    edit(
+      "an OAuth scheme's authorization URL changed",
+      ['api-security-component-oauth-url-changed'],
+      (s) => {
+        flow(s).authorizationUrl = 'https://login.example.com/authorize';
+      },
+      setup,
+    ),
+    edit(
+      "an OAuth scheme's token URL changed",
+      ['api-security-component-oauth-token-url-changed'],
+      (s) => {
+        flow(s).tokenUrl = 'https://login.example.com/token';
+      },
+      setup,
+    ),
+    edit(
+      'an OAuth scope added',
+      ['api-security-component-oauth-scope-added'],
+      (s) => (flow(s).scopes['keys:admin'] = 'Administer keys'),
+      setup,
+    ),
+    edit(
+      'an OAuth scope removed',
+      ['api-security-component-oauth-scope-removed'],
+      (s) => delete flow(s).scopes['keys:write'],
+      setup,
+    ),
+    edit(
+      'an OAuth scope described otherwise',
+      ['api-security-component-oauth-scope-changed'],
+      (s) => (flow(s).scopes['keys:read'] = 'List keys'),
+      setup,
+    ),
+  ];
+}
+
+export const BATTERY: BatteryEdit[] = [
+  ...BATTERY_OPERATIONS,
+  ...BATTERY_REQUESTS,
+  ...BATTERY_RESPONSES,
+  ...BATTERY_EDGES,
 ];

@@ -1,10 +1,12 @@
-// npm run spec:diff:battery: the battery of edits (battery.ts) through spec:diff's engine and
-// through api-smart-diff, the maintained library it was weighed against. Coarse scores for both:
-// an error edit flagged breaking, a warning edit flagged (breaking, deprecated or unclassified for
-// api-smart-diff, which has no warning level; warning or error for spec:diff), a compatible edit
-// not flagged breaking. Strict score for spec:diff only: every expected oasdiff rule id at its
-// level. The misses are listed by name.
+// npm run spec:diff:battery: the battery of edits (battery.ts, written from oasdiff v1.28.0's rule
+// registry) through spec:diff's engine, and through api-smart-diff, the maintained library it was
+// weighed against. Coarse scores for both: an error edit flagged breaking, a warning edit flagged
+// (breaking, deprecated or unclassified for api-smart-diff, which has no warning level; warning or
+// error for spec:diff), a compatible edit not flagged breaking. Strict score for spec:diff only:
+// every expected oasdiff rule id at its level. Then coverage of oasdiff's registry: how many of its
+// rule ids the battery expects, and how many spec:diff raised. `--missing` lists the ids never raised.
 import { apiCompare } from 'api-smart-diff';
+import { OASDIFF_RELEASE, OASDIFF_RULES } from '../../scripts/spec-diff/engine/oasdiff-rules.js';
 import { LEVELS, type Level } from '../../scripts/spec-diff/engine/rules.js';
 import { BATTERY, coarse, documentsOf, runSpecDiff } from './battery-score.js';
 
@@ -12,9 +14,12 @@ const tally = () => ({ error: [0, 0], warning: [0, 0], info: [0, 0] }) as Record
 const ours = tally();
 const theirs = tally();
 const strict: [number, number] = [0, 0];
+const withIds: [number, number] = [0, 0];
 const misses: string[] = [];
+const raised = new Set<string>();
 for (const edit of BATTERY) {
   const result = await runSpecDiff(edit);
+  for (const id of result.ids) raised.add(id);
   const ourVerdict = coarse(edit, result.highest === 'error', result.highest !== 'info');
   const [before, after] = documentsOf(edit);
   const { diffs } = apiCompare(before, after);
@@ -32,6 +37,8 @@ for (const edit of BATTERY) {
   }
   strict[1]++;
   if (result.strict) strict[0]++;
+  withIds[1]++;
+  if (result.missing.length === 0) withIds[0]++;
   if (!ourVerdict || !result.strict)
     misses.push(`spec:diff misses (${edit.level}) ${edit.name}: ${result.ids.join(', ')}`);
   if (!theirVerdict)
@@ -41,8 +48,19 @@ for (const edit of BATTERY) {
 }
 const cell = ([hit, all]: [number, number]) => `${hit}/${all}`;
 const label: Record<Level, string> = { error: 'errors caught', warning: 'warnings flagged', info: 'compatible passed' };
-console.log(`| engine | ${LEVELS.map((l) => label[l]).join(' | ')} | rule ids and levels |`);
+const all = Object.keys(OASDIFF_RULES);
+const expected = new Set(BATTERY.flatMap((edit) => edit.ids).filter((id) => id in OASDIFF_RULES));
+const raisedOasdiff = all.filter((id) => raised.has(id));
+console.log(`| engine | ${LEVELS.map((l) => label[l]).join(' | ')} | expected ids at their levels |`);
 console.log('|---|---|---|---|---|');
-console.log(`| spec:diff | ${LEVELS.map((l) => cell(ours[l])).join(' | ')} | ${strict[0]}/${strict[1]} |`);
+console.log(`| spec:diff | ${LEVELS.map((l) => cell(ours[l])).join(' | ')} | ${cell(withIds)} |`);
 console.log(`| api-smart-diff 1.0.6 | ${LEVELS.map((l) => cell(theirs[l])).join(' | ')} | (none) |`);
+console.log('');
+console.log(`edits: ${BATTERY.length}; passing strictly (class and ids): ${cell(strict)}`);
+console.log(`oasdiff ${OASDIFF_RELEASE} rule ids expected by the battery: ${expected.size} of ${all.length}`);
+console.log(
+  `oasdiff ${OASDIFF_RELEASE} rule ids spec:diff raised on the battery: ${raisedOasdiff.length} of ${all.length}`,
+);
 for (const miss of misses) console.log(miss);
+if (process.argv.includes('--missing'))
+  for (const id of all.filter((id) => !raised.has(id))) console.log(`never raised: ${id} (${OASDIFF_RULES[id]})`);

@@ -1,15 +1,24 @@
 // Compares two versions of an OpenAPI document, operation by operation: endpoints, parameters,
-// request bodies, responses and security, each finding a rule of spec-diff-rules.ts with its
-// level. Schemas are compared after dereferencing, in the direction they flow (schema-compare.ts).
+// request bodies, responses and their headers, security, lifecycle; then what belongs to the whole
+// document (tags' use, webhooks, components, info.version). Each finding is a rule of rules.ts with
+// its level. Schemas are compared after dereferencing, in the direction they flow (schema-compare.ts).
 import { dereference } from '@apidevtools/json-schema-ref-parser';
 import { HTTP_METHODS } from '../../../server/spec.js';
-import { type Change, compareSchemas, Findings, type Schema } from './schema-compare.js';
+import { documentationChanges } from './documentation.js';
+import { type Change, Findings } from './findings.js';
+import { compareOperationLifecycle, compareParameterLifecycle, removalOfDeprecated } from './lifecycle.js';
+import { compareSchemas, type Schema } from './schema-compare.js';
+import { isNullable, typeChangeKind } from './schema-types.js';
+import { compareSecurity, compareSecuritySchemes, type Security } from './security-compare.js';
 
 export type { Change };
+export { documentationChanges };
 
 type Json = Record<string, unknown>;
-type Parameter = { name: string; in: string; required?: boolean; schema?: Schema };
-type Security = Record<string, string[]>[];
+type Parameter = Json & { name: string; in: string; required?: boolean; schema?: Schema };
+
+// Parameters declared on a path item rather than an operation: oasdiff names their addition apart.
+const pathLevel = new WeakSet<Parameter>();
 
 const contentOf = (container: Json | undefined) => (container?.content ?? {}) as Record<string, Json>;
 const isSuccess = (status: string) => /^2/.test(status);
@@ -22,12 +31,13 @@ function compareParameters(before: Json, after: Json, operation: string, finding
   for (const [id, parameter] of paramsAfter) {
     const previous = paramsBefore.get(id);
     if (!previous) {
+      const requiredness = parameter.required ? 'required' : 'optional';
       const rule =
         parameter.in === 'path'
           ? 'new-request-path-parameter'
-          : parameter.required
-            ? 'new-required-request-parameter'
-            : 'new-optional-request-parameter';
+          : pathLevel.has(parameter)
+            ? `new-${requiredness}-request-default-parameter-to-existing-path`
+            : `new-${requiredness}-request-parameter`;
       findings.add(
         rule,
         operation,
@@ -43,17 +53,34 @@ function compareParameters(before: Json, after: Json, operation: string, finding
         label(parameter),
         parameter.required ? 'made required' : 'made optional',
       );
+    for (const keyword of ['style', 'explode'] as const)
+      if (previous[keyword] !== parameter[keyword])
+        findings.add(
+          `project-request-parameter-${keyword}-changed`,
+          operation,
+          label(parameter),
+          `${keyword} ${String(previous[keyword] ?? 'default')} -> ${String(parameter[keyword] ?? 'default')}`,
+        );
+    compareParameterLifecycle(previous, parameter, operation, label(parameter), findings);
     compareSchemas(
       previous.schema,
       parameter.schema,
-      { side: 'request', top: 'parameter', operation },
+      { side: 'request', top: 'parameter', operation, in: parameter.in },
       label(parameter),
       findings,
     );
   }
-  for (const [id, parameter] of paramsBefore)
-    if (!paramsAfter.has(id))
-      findings.add('request-parameter-removed', operation, label(parameter), 'parameter removed (now refused)');
+  for (const [id, parameter] of paramsBefore) {
+    if (paramsAfter.has(id)) continue;
+    const rule = parameter.deprecated
+      ? removalOfDeprecated(parameter, {
+          withDeprecation: 'request-parameter-removed-with-deprecation',
+          beforeSunset: 'request-parameter-removed-before-sunset',
+          sunsetParse: 'request-parameter-sunset-parse',
+        })
+      : 'request-parameter-removed';
+    findings.add(rule, operation, label(parameter), 'parameter removed');
+  }
 }
 
 function compareRequestBodies(before: Json, after: Json, operation: string, findings: Findings): void {
@@ -87,20 +114,98 @@ function compareContent(
   findings: Findings,
 ): void {
   const prefix = side === 'request' ? 'request-body-media-type' : 'response-media-type';
+  const renamed = side === 'response' ? renamedMediaTypes(Object.keys(before), Object.keys(after)) : new Map();
   for (const [mediaType, content] of Object.entries(before)) {
-    const next = after[mediaType];
-    if (!next) findings.add(`${prefix}-removed`, operation, where, `media type ${mediaType} removed`);
-    else
-      compareSchemas(
-        content.schema as Schema | undefined,
-        next.schema as Schema | undefined,
-        { side, top: 'body', operation },
+    const rename = renamed.get(mediaType);
+    const next = after[rename?.to ?? mediaType];
+    if (rename) findings.add(rename.id, operation, where, `media type ${mediaType} -> ${rename.to}`);
+    if (!next) {
+      findings.add(`${prefix}-removed`, operation, where, `media type ${mediaType} removed`);
+      continue;
+    }
+    const [was, is] = [content.schema as Schema | undefined, next.schema as Schema | undefined];
+    if (Boolean(was) !== Boolean(is))
+      findings.add(
+        `${side}-body-media-type-schema-${is ? 'added' : 'removed'}`,
+        operation,
         `${where} ${mediaType}`,
-        findings,
+        `schema ${is ? 'added' : 'removed'}`,
+      );
+    compareSchemas(was, is, { side, top: 'body', operation, mediaType }, `${where} ${mediaType}`, findings);
+  }
+  const renamedTo = new Set([...renamed.values()].map((r) => r.to));
+  for (const mediaType of Object.keys(after))
+    if (!(mediaType in before) && !renamedTo.has(mediaType))
+      findings.add(`${prefix}-added`, operation, where, `media type ${mediaType} added`);
+}
+
+const essence = (mediaType: string) => (mediaType.split(';')[0] ?? '').trim().toLowerCase();
+const covers = (range: string, mediaType: string) => {
+  const [type, subtype] = essence(range).split('/');
+  const [otherType] = essence(mediaType).split('/');
+  return range !== mediaType && (type === '*' || (type === otherType && subtype === '*'));
+};
+
+/**
+ * A response media type that only lost its parameters or became a range (or the reverse), with
+ * nothing else in its place: oasdiff compares it as the same content, under another name.
+ */
+function renamedMediaTypes(before: string[], after: string[]): Map<string, { to: string; id: string }> {
+  const renamed = new Map<string, { to: string; id: string }>();
+  const [gone, come] = [before.filter((m) => !after.includes(m)), after.filter((m) => !before.includes(m))];
+  for (const from of gone) {
+    const to = come.find((m) => essence(m) === essence(from) || covers(m, from) || covers(from, m));
+    if (!to || [...renamed.values()].some((r) => r.to === to)) continue;
+    const id =
+      essence(to) === essence(from)
+        ? 'response-media-type-name-changed'
+        : covers(to, from)
+          ? 'response-media-type-name-generalized'
+          : 'response-media-type-name-specialized';
+    renamed.set(from, { to, id });
+  }
+  return renamed;
+}
+
+/** A response's headers: added, removed, made optional, of another type, nullable or not. */
+function compareHeaders(before: Json, after: Json, operation: string, where: string, findings: Findings): void {
+  const byName = (response: Json) =>
+    new Map(
+      Object.entries((response.headers ?? {}) as Record<string, Json>).map(([n, h]) => [
+        n.toLowerCase(),
+        [n, h] as const,
+      ]),
+    );
+  const [headersBefore, headersAfter] = [byName(before), byName(after)];
+  for (const [key, [name, header]] of headersBefore) {
+    const at = `${where} header ${name}`;
+    const next = headersAfter.get(key)?.[1];
+    if (!next) {
+      findings.add(
+        header.required ? 'required-response-header-removed' : 'optional-response-header-removed',
+        operation,
+        at,
+        'header removed',
+      );
+      continue;
+    }
+    if (header.required && !next.required)
+      findings.add('response-header-became-optional', operation, at, 'made optional');
+    const [was, is] = [(header.schema ?? {}) as Schema, (next.schema ?? {}) as Schema];
+    const kind = typeChangeKind(was, is, 'response', false);
+    if (kind?.startsWith('type-'))
+      findings.add(`response-header-${kind}`, operation, at, `type ${String(was.type)} -> ${String(is.type)}`);
+    if (isNullable(was) !== isNullable(is))
+      findings.add(
+        `response-header-became-${isNullable(is) ? '' : 'not-'}nullable`,
+        operation,
+        at,
+        'nullability changed',
       );
   }
-  for (const mediaType of Object.keys(after))
-    if (!(mediaType in before)) findings.add(`${prefix}-added`, operation, where, `media type ${mediaType} added`);
+  for (const [key, [name]] of headersAfter)
+    if (!headersBefore.has(key))
+      findings.add('response-header-added', operation, `${where} header ${name}`, 'header added');
 }
 
 function compareResponses(before: Json, after: Json, operation: string, findings: Findings): void {
@@ -112,70 +217,56 @@ function compareResponses(before: Json, after: Json, operation: string, findings
   for (const [status, response] of Object.entries(responsesBefore)) {
     const next = responsesAfter[status];
     const where = `response ${status}`;
-    if (!next) findings.add(`response-${kind(status)}-status-removed`, operation, where, 'status removed');
-    else compareContent(contentOf(response), contentOf(next), 'response', operation, where, findings);
+    if (!next) {
+      findings.add(`response-${kind(status)}-status-removed`, operation, where, 'status removed');
+      continue;
+    }
+    compareHeaders(response, next, operation, where, findings);
+    compareContent(contentOf(response), contentOf(next), 'response', operation, where, findings);
   }
   for (const status of Object.keys(responsesAfter))
     if (!(status in responsesBefore))
       findings.add(`response-${kind(status)}-status-added`, operation, `response ${status}`, 'status added');
 }
 
-const describeRequirement = (requirement: Record<string, string[]>) =>
-  Object.entries(requirement)
-    .map(([scheme, roles]) => `${scheme}: [${roles.join(', ')}]`)
-    .join(' and ');
-const sameSchemes = (a: Record<string, string[]>, b: Record<string, string[]>) =>
-  Object.keys(a).sort().join() === Object.keys(b).sort().join();
-
-/** Each alternative requirement (scheme -> roles) of the operation, as before and after. */
-function compareSecurity(before: Security, after: Security, operation: string, findings: Findings): void {
-  const where = 'security';
-  if (before.length === 0 && after.length > 0) {
-    findings.add(
-      'api-security-now-required',
-      operation,
-      where,
-      `now requires ${after.map(describeRequirement).join(' or ')}`,
-    );
-    return;
-  }
-  const same = (a: Record<string, string[]>, b: Record<string, string[]>) =>
-    sameSchemes(a, b) &&
-    Object.keys(a).every((s) => [...(a[s] ?? [])].sort().join() === [...(b[s] ?? [])].sort().join());
-  for (const was of before) {
-    if (after.some((is) => same(was, is))) continue;
-    // The same schemes with other roles, unless that requirement was already an alternative.
-    const counterpart = after.find((is) => sameSchemes(was, is) && !before.some((other) => same(other, is)));
-    if (!counterpart) {
-      findings.add('api-security-removed', operation, where, `alternative ${describeRequirement(was)} removed`);
-      continue;
-    }
-    const rolesAdded = Object.keys(counterpart).some((s) => (counterpart[s] ?? []).some((r) => !was[s]?.includes(r)));
-    findings.add(
-      rolesAdded ? 'api-security-scope-added' : 'api-security-scope-removed',
-      operation,
-      where,
-      `${describeRequirement(was)} -> ${describeRequirement(counterpart)}`,
-    );
-  }
-  for (const is of after)
-    if (!before.some((was) => same(was, is) || sameSchemes(was, is)))
-      findings.add('api-security-added', operation, where, `alternative ${describeRequirement(is)} added`);
+function compareTags(before: Json, after: Json, operation: string, findings: Findings): void {
+  const [was, is] = [(before.tags ?? []) as string[], (after.tags ?? []) as string[]];
+  for (const tag of was)
+    if (!is.includes(tag)) findings.add('api-tag-removed', operation, 'tags', `tag ${tag} removed`);
+  for (const tag of is) if (!was.includes(tag)) findings.add('api-tag-added', operation, 'tags', `tag ${tag} added`);
 }
 
-function compareOperations(before: Json, after: Json, documents: [Json, Json], operation: string, findings: Findings) {
-  if (before.operationId !== undefined && before.operationId !== after.operationId)
+/** Compares one operation; true where it needed no credentials and now does. */
+function compareOperations(
+  before: Json,
+  after: Json,
+  documents: [Json, Json],
+  operation: string,
+  findings: Findings,
+): boolean {
+  if (before.operationId !== after.operationId)
     findings.add(
-      'api-operation-id-removed',
+      before.operationId === undefined ? 'api-operation-id-added' : 'api-operation-id-removed',
       operation,
       'operationId',
-      `${String(before.operationId)} -> ${String(after.operationId ?? 'none')}`,
+      `${String(before.operationId ?? 'none')} -> ${String(after.operationId ?? 'none')}`,
     );
+  compareTags(before, after, operation, findings);
+  compareOperationLifecycle(before, after, operation, findings);
   compareParameters(before, after, operation, findings);
   compareRequestBodies(before, after, operation, findings);
   compareResponses(before, after, operation, findings);
-  const securityOf = (op: Json, document: Json) => (op.security ?? document.security ?? []) as Security;
-  compareSecurity(securityOf(before, documents[0]), securityOf(after, documents[1]), operation, findings);
+  const effective = (op: Json, document: Json) => (op.security ?? document.security ?? []) as Security;
+  const nowRequired = effective(before, documents[0]).length === 0 && effective(after, documents[1]).length > 0;
+  compareSecurity(
+    (before.security ?? []) as Security,
+    (after.security ?? []) as Security,
+    'api-security',
+    operation,
+    findings,
+    nowRequired,
+  );
+  return nowRequired;
 }
 
 /** Path-level parameters merged into each operation's own (the operation's win), as they apply. */
@@ -183,6 +274,7 @@ function operationsOf(document: Json): Map<string, { path: string; operation: Js
   const operations = new Map<string, { path: string; operation: Json }>();
   for (const [path, item] of Object.entries((document.paths ?? {}) as Record<string, Json>)) {
     const shared = (item.parameters ?? []) as Parameter[];
+    for (const parameter of shared) pathLevel.add(parameter);
     for (const method of HTTP_METHODS.filter((m) => m in item)) {
       const operation = item[method] as Json;
       const own = (operation.parameters ?? []) as Parameter[];
@@ -193,82 +285,88 @@ function operationsOf(document: Json): Map<string, { path: string; operation: Js
   return operations;
 }
 
+function compareRemoved(operation: string, was: Json, pathKept: boolean, findings: Findings): void {
+  const prefix = pathKept ? 'api' : 'api-path';
+  const id = was.deprecated
+    ? removalOfDeprecated(was, {
+        withDeprecation: `${prefix}-removed-with-deprecation`,
+        beforeSunset: `${prefix}-removed-before-sunset`,
+        sunsetParse: 'api-path-sunset-parse',
+      })
+    : `${prefix}-removed-without-deprecation`;
+  findings.add(id, operation, operation, pathKept ? 'operation removed' : 'path removed');
+}
+
+/** What belongs to the whole document: global security, security schemes, schemas, webhooks. */
+function compareDocument(before: Json, after: Json, needsCredentialsNow: boolean, findings: Findings): void {
+  compareSecurity(
+    (before.security ?? []) as Security,
+    (after.security ?? []) as Security,
+    'api-global-security',
+    undefined,
+    findings,
+    needsCredentialsNow,
+  );
+  compareSecuritySchemes(before, after, findings);
+  const schemas = (document: Json) => ((document.components as Json | undefined)?.schemas ?? {}) as Json;
+  for (const name of Object.keys(schemas(before)))
+    if (!(name in schemas(after)))
+      findings.add('api-schema-removed', undefined, `components schemas ${name}`, 'schema removed');
+  const [hooksBefore, hooksAfter] = [(before.webhooks ?? {}) as Json, (after.webhooks ?? {}) as Json];
+  for (const name of Object.keys(hooksAfter))
+    if (!(name in hooksBefore)) findings.add('webhook-added', undefined, `webhook ${name}`, 'webhook added');
+  for (const name of Object.keys(hooksBefore))
+    if (!(name in hooksAfter)) findings.add('webhook-removed', undefined, `webhook ${name}`, 'webhook removed');
+}
+
+const semver = (version: unknown) =>
+  /^v?(\d+)\.(\d+)\.(\d+)(?:[-+].*)?$/.exec(String(version))?.slice(1, 4).map(Number);
+
+/** A breaking change released without a new major version, as oasdiff's versioning policy says. */
+function compareVersions(before: Json, after: Json, findings: Findings): void {
+  if (!findings.changes.some((c) => c.level === 'error')) return;
+  const [from, to] = [(before.info as Json | undefined)?.version, (after.info as Json | undefined)?.version];
+  const [was, is] = [semver(from), semver(to)];
+  if (!was || !is) return;
+  const order =
+    was[0] !== is[0]
+      ? (is[0] ?? 0) - (was[0] ?? 0)
+      : was[1] !== is[1]
+        ? (is[1] ?? 0) - (was[1] ?? 0)
+        : (is[2] ?? 0) - (was[2] ?? 0);
+  const where = 'info.version';
+  if (from === to)
+    findings.add('api-version-not-bumped', undefined, where, `breaking changes, version still ${String(to)}`);
+  else if (order < 0) findings.add('api-version-decreased', undefined, where, `${String(from)} -> ${String(to)}`);
+  else if ((is[0] ?? 0) <= (was[0] ?? 0))
+    findings.add(
+      'api-major-version-not-bumped',
+      undefined,
+      where,
+      `breaking changes in ${String(from)} -> ${String(to)}`,
+    );
+}
+
 export async function compareSpecs(beforeDocument: Json, afterDocument: Json): Promise<Change[]> {
   const [before, after] = (await Promise.all([
     dereference(structuredClone(beforeDocument)),
     dereference(structuredClone(afterDocument)),
   ])) as [Json, Json];
   const findings = new Findings();
+  let needsCredentialsNow = false;
   const [operationsBefore, operationsAfter] = [operationsOf(before), operationsOf(after)];
   const pathsAfter = (after.paths ?? {}) as Json;
   for (const [operation, { path, operation: was }] of operationsBefore) {
     const is = operationsAfter.get(operation)?.operation;
-    if (is) compareOperations(was, is, [before, after], operation, findings);
-    else {
-      const deprecated = was.deprecated === true ? 'with' : 'without';
-      if (path in pathsAfter)
-        findings.add(`api-removed-${deprecated}-deprecation`, operation, operation, 'operation removed');
-      else findings.add(`api-path-removed-${deprecated}-deprecation`, operation, operation, 'path removed');
-    }
+    if (is)
+      needsCredentialsNow = compareOperations(was, is, [before, after], operation, findings) || needsCredentialsNow;
+    else compareRemoved(operation, was, path in pathsAfter, findings);
   }
   for (const operation of operationsAfter.keys())
     if (!operationsBefore.has(operation)) findings.add('endpoint-added', operation, operation, 'operation added');
+  compareDocument(before, after, needsCredentialsNow, findings);
+  compareVersions(before, after, findings);
   return findings.changes;
-}
-
-// What only documents the contract: readers of the docs see it, generated code and clients do not.
-const DOCUMENTATION_KEYS = new Set(['description', 'summary', 'title', 'example', 'examples', 'externalDocs']);
-// Objects whose keys are names (a property called `description` is a property, not documentation).
-const NAME_MAPS = new Set([
-  'properties',
-  'patternProperties',
-  '$defs',
-  'paths',
-  'schemas',
-  'responses',
-  'parameters',
-  'headers',
-  'securitySchemes',
-  'requestBodies',
-  'links',
-  'callbacks',
-  'content',
-  'variables',
-  'mapping',
-]);
-const isDocumentation = (key: string, parent: string | undefined) =>
-  !NAME_MAPS.has(parent ?? '') && (DOCUMENTATION_KEYS.has(key) || key.startsWith('x-'));
-
-/**
- * Every documentation-only change between two documents, compared as written ($refs not followed,
- * so that a shared schema's description is listed once): listed so that an edit of the docs is
- * never reported as no change at all.
- */
-export function documentationChanges(before: unknown, after: unknown, where: string[] = []): Change[] {
-  const findings = new Findings();
-  collectDocumentationChanges(before, after, where, findings);
-  return findings.changes;
-}
-
-/** `GET /keys/{hash}` for a place inside an operation (paths, path, method, ...). */
-function operationOf(path: string[]): string | undefined {
-  const [root, route, method] = path;
-  return root === 'paths' && route && method && (HTTP_METHODS as readonly string[]).includes(method)
-    ? `${method.toUpperCase()} ${route}`
-    : undefined;
-}
-
-function collectDocumentationChanges(before: unknown, after: unknown, where: string[], findings: Findings): void {
-  if (typeof before !== 'object' || before === null || typeof after !== 'object' || after === null) return;
-  const [a, b] = [before as Record<string, unknown>, after as Record<string, unknown>];
-  for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
-    const path = [...where, key];
-    if (!Array.isArray(before) && isDocumentation(key, where.at(-1))) {
-      if (JSON.stringify(a[key]) === JSON.stringify(b[key])) continue;
-      const what = !(key in a) ? 'added' : !(key in b) ? 'removed' : 'changed';
-      findings.add('documentation-changed', operationOf(path), path.join(' '), `documentation ${what}: ${key}`);
-    } else if (key in a && key in b) collectDocumentationChanges(a[key], b[key], path, findings);
-  }
 }
 
 /** Every change between two documents: the contract's, then the documentation's. */

@@ -1,0 +1,68 @@
+// Where a schema is compared (the side, what its top describes, how deep, through read- or
+// write-only properties), and the rule id a kind of change takes there: oasdiff's where it has one
+// for the subject, the project's where oasdiff has none, or none at all.
+import type { Findings } from './findings.js';
+import { OASDIFF_RULES } from './oasdiff-rules.js';
+import { schemaRuleId } from './rules.js';
+import type { Schema } from './schema-types.js';
+
+export interface SchemaPlace {
+  side: 'request' | 'response';
+  /** What the schema at the top describes: a parameter's value or a body. */
+  top: 'parameter' | 'body';
+  /** Where a parameter is sent: the properties of a header's object have rules of their own. */
+  in?: string;
+  operation: string;
+  /** The body's media type: JSON is strongly typed, a parameter's text is not. */
+  mediaType?: string;
+}
+
+/** Where inside the top schema: its depth, and whether a property on the way is read- or write-only. */
+export interface Depth {
+  level: number;
+  readOnly?: boolean;
+  writeOnly?: boolean;
+}
+
+export type Report = (kind: string, what: string, where?: string) => void;
+
+export function subjectOf(place: SchemaPlace, depth: number): string {
+  if (place.side === 'request' && place.top === 'parameter')
+    return depth === 0 ? 'request-parameter' : 'request-parameter-property';
+  if (place.side === 'request') return depth === 0 ? 'request-body' : 'request-property';
+  return depth === 0 ? 'response-body' : 'response-property';
+}
+
+/** The id a kind of change takes at this place, or undefined where neither oasdiff nor the project has one. */
+function ruleIdAt(place: SchemaPlace, depth: Depth, kind: string): string | undefined {
+  if (place.side === 'request' && depth.readOnly) {
+    const id = `request-read-only-property-${kind}`;
+    return OASDIFF_RULES[id] ? id : undefined;
+  }
+  if (place.side === 'response' && depth.writeOnly) {
+    const id = `response-write-only-property-${kind}`;
+    return OASDIFF_RULES[id] ? id : undefined;
+  }
+  const subject = subjectOf(place, depth.level);
+  if (place.in === 'header' && depth.level > 0 && kind === 'became-enum') return 'request-header-property-became-enum';
+  if (subject === 'response-body' && kind === 'enum-value-removed') return 'response-mediatype-enum-value-removed';
+  return schemaRuleId(subject, kind);
+}
+
+export function reporterAt(place: SchemaPlace, depth: Depth, where: string, findings: Findings) {
+  const report: Report = (kind, what, at = where) => {
+    const id = ruleIdAt(place, depth, kind);
+    if (id) findings.add(id, place.operation, at, what);
+  };
+  return { report };
+}
+
+/** Compares two sub-schemas at a place: how the keyword and property comparisons recurse. */
+export type Recurse = (
+  before: Schema | undefined,
+  after: Schema | undefined,
+  place: SchemaPlace,
+  where: string,
+  findings: Findings,
+  depth: Depth,
+) => void;
