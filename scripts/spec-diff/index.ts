@@ -1,8 +1,9 @@
 // npm run spec:diff -- [ref] [--allow-missing] [--fail-on error|warning] [--format text|json|markdown]:
-// openapi.yaml at a git ref (default: the previous commit) against the working copy. Prints every
-// change with its level (error, warning, info) and rule id (spec-diff-rules.ts); exits 1 on an
-// error (or a warning, with --fail-on warning) unless info.version has a new major version.
+// openapi.yaml at a git ref (default: the previous commit) against the working copy. Prints the
+// changes (format/report.ts) with their level (error, warning, info) and rule ids (engine/rules.ts);
+// exits 1 on an error (or a warning, with --fail-on warning) unless info.version has a new major version.
 import { parseArgs } from 'node:util';
+import { runMain } from '../shared/run-main.js';
 import { majorVersion, specChanges } from './engine/compare.js';
 import { FORMATS, type Format, report } from './format/report.js';
 import { CannotCompare, specAt, versionOf, WORKING_COPY, workingSpec } from './revisions.js';
@@ -13,60 +14,71 @@ import { CannotCompare, specAt, versionOf, WORKING_COPY, workingSpec } from './r
 const USAGE =
   'usage: npm run spec:diff -- [ref] [--allow-missing] [--fail-on error|warning] [--format text|json|markdown]';
 
-function cannotCompare(why: string): never {
+function cannotCompare(why: string): number {
   console.error(`spec:diff: ${why}`);
-  process.exit(2);
+  return 2;
 }
 
-let options: { values: { 'allow-missing'?: boolean; 'fail-on'?: string; format?: string }; positionals: string[] };
-try {
-  options = parseArgs({
-    allowPositionals: true,
-    options: {
-      'allow-missing': { type: 'boolean' },
-      'fail-on': { type: 'string', default: 'error' },
-      format: { type: 'string', default: 'text' },
-    },
-  });
-} catch (err) {
-  cannotCompare(`${(err as Error).message.split('\n')[0]} (${USAGE})`);
-}
-if (options.positionals.length > 1) cannotCompare(`one ref at most (${USAGE})`);
-const failOn = options.values['fail-on'] ?? 'error';
-if (failOn !== 'error' && failOn !== 'warning')
-  cannotCompare(`--fail-on takes error or warning (got ${JSON.stringify(failOn)})`);
-const format = (options.values.format ?? 'text') as Format;
-if (!FORMATS.includes(format)) cannotCompare(`--format takes ${FORMATS.join(', ')} (got ${JSON.stringify(format)})`);
-const ref = options.positionals[0] ?? 'HEAD~1';
+type Options = { values: { 'allow-missing'?: boolean; 'fail-on'?: string; format?: string }; positionals: string[] };
 
-try {
-  const before = specAt(ref);
-  if (!before) {
-    if (options.values['allow-missing']) {
-      console.log(`spec:diff: ${ref} has no openapi.yaml; nothing to compare (--allow-missing).`);
-      process.exit(0);
-    }
-    cannotCompare(`${ref} has no openapi.yaml to compare with (pass --allow-missing for the contract's first commit)`);
+export async function main(argv: string[]): Promise<number> {
+  let options: Options;
+  try {
+    options = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        'allow-missing': { type: 'boolean' },
+        'fail-on': { type: 'string', default: 'error' },
+        format: { type: 'string', default: 'text' },
+      },
+    });
+  } catch (err) {
+    return cannotCompare(`${(err as Error).message.split('\n')[0]} (${USAGE})`);
   }
-  const after = workingSpec();
-  const changes = await specChanges(before, after);
-  console.log(
-    report(format, {
-      from: { label: ref, version: versionOf(before) },
-      to: { label: WORKING_COPY, version: versionOf(after) },
-      changes,
-    }),
-  );
-  const failing = changes.filter((c) => c.level === 'error' || (failOn === 'warning' && c.level === 'warning'));
-  const bumped = majorVersion(after) > majorVersion(before);
-  if (failing.length > 0 && format === 'text')
+  if (options.positionals.length > 1) return cannotCompare(`one ref at most (${USAGE})`);
+  const failOn = options.values['fail-on'] ?? 'error';
+  if (failOn !== 'error' && failOn !== 'warning')
+    return cannotCompare(`--fail-on takes error or warning (got ${JSON.stringify(failOn)})`);
+  const format = (options.values.format ?? 'text') as Format;
+  if (!FORMATS.includes(format))
+    return cannotCompare(`--format takes ${FORMATS.join(', ')} (got ${JSON.stringify(format)})`);
+  const ref = options.positionals[0] ?? 'HEAD~1';
+
+  try {
+    const before = specAt(ref);
+    if (!before) {
+      if (options.values['allow-missing']) {
+        console.log(`spec:diff: ${ref} has no openapi.yaml; nothing to compare (--allow-missing).`);
+        return 0;
+      }
+      return cannotCompare(
+        `${ref} has no openapi.yaml to compare with (pass --allow-missing for the contract's first commit)`,
+      );
+    }
+    const after = workingSpec();
+    const changes = await specChanges(before, after);
     console.log(
-      bumped
-        ? `info.version goes to a new major (${versionOf(after)}): the ${failing.length} failing change(s) are allowed.`
-        : `${failing.length} change(s) at level ${failOn} or above without a new major info.version: failing.`,
+      report(format, {
+        from: { label: ref, version: versionOf(before) },
+        to: { label: WORKING_COPY, version: versionOf(after) },
+        changes,
+        documents: { before, after },
+      }),
     );
-  process.exit(failing.length > 0 && !bumped ? 1 : 0);
-} catch (err) {
-  if (err instanceof CannotCompare) cannotCompare(err.message);
-  throw err;
+    const failing = changes.filter((c) => c.level === 'error' || (failOn === 'warning' && c.level === 'warning'));
+    const bumped = majorVersion(after) > majorVersion(before);
+    if (failing.length > 0 && format === 'text')
+      console.log(
+        bumped
+          ? `info.version goes to a new major (${versionOf(after)}): the ${failing.length} failing change(s) are allowed.`
+          : `${failing.length} change(s) at level ${failOn} or above without a new major info.version: failing.`,
+      );
+    return failing.length > 0 && !bumped ? 1 : 0;
+  } catch (err) {
+    if (err instanceof CannotCompare) return cannotCompare(err.message);
+    throw err;
+  }
 }
+
+await runMain(main, import.meta.url);

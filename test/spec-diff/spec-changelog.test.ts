@@ -12,14 +12,18 @@ const removeVersionsPath = (text: string) =>
 repo.writeSpec(removeVersionsPath, 'Versions of a preset move');
 
 describe('spec:changelog', () => {
-  it('prints the Markdown changelog between two revisions: versions named, grouped by operation, levels marked', async () => {
+  it('prints the Markdown changelog between two revisions: versions named, a summary, breaking changes first', async () => {
     const { code, stdout, stderr } = await repo.run('spec-diff/changelog', ['HEAD~1', 'HEAD']);
     expect([code, stderr]).toEqual([0, '']);
-    expect(stdout).toMatch(/^# Changelog\n\n## 2\.0\.0 -> 3\.0\.0 \(HEAD~1 -> HEAD\)\n/);
-    expect(stdout).toContain(
-      '### `GET /presets/{slug}/versions`\n\n- **error** `api-path-removed-without-deprecation`',
+    expect(stdout).toMatch(
+      /^# Changelog\n\n## 2\.0\.0 -> 3\.0\.0 \(HEAD~1 -> HEAD\)\n\n\d+ changes?: 1 breaks existing clients/,
     );
-    expect(stdout).toContain('### `GET /presets/{slug}/all-versions`\n\n- info `endpoint-added`');
+    expect(stdout).toContain('The breaking changes are in `GET /presets/{slug}/versions` (1).');
+    expect(stdout).toContain(
+      '### Breaking changes\n\n#### `GET /presets/{slug}/versions`\n\n- path removed (`api-path-removed-without-deprecation`)',
+    );
+    expect(stdout).toContain('#### `GET /presets/{slug}/all-versions`\n\n- operation added (`endpoint-added`)');
+    expect(stdout.indexOf('### Breaking changes')).toBeLessThan(stdout.indexOf('### Other changes'));
   });
 
   it('compares with the working copy when given one revision', async () => {
@@ -47,19 +51,36 @@ describe('spec:changelog', () => {
 });
 
 describe("the docs' changelog page", () => {
-  it('lists every commit of openapi.yaml, newest first, with its changes and their levels', async () => {
+  it('has one entry per info.version, newest first, dated, breaking changes first, its commits folded beneath', async () => {
+    const history = scratchRepo();
+    const reword = (text: string) => text.replace(/(\n {6}summary: )([^\n]+)/, '$1$2 (reworded)');
+    history.writeSpec(reword, 'Reword a summary');
+    history.writeSpec((text) => removeVersionsPath(reword(text)), 'Versions of a preset move');
+    history.writeSpec(
+      (text) => removeVersionsPath(reword(text)).replace(/(\n {8}- webhook)/, '$1\n        - honeycomb'),
+      'One more destination type',
+    );
     const cwd = process.cwd();
-    process.chdir(repo.dir);
+    process.chdir(history.dir);
     try {
       const { html, upTo } = await changelogPage('Keys API');
       expect(upTo).toMatch(/^[0-9a-f]{40}$/);
-      const headings = [...html.matchAll(/<h2>([^<]+) <small>/g)].map((match) => match[1]);
+      const headings = [...html.matchAll(/<h2[^>]*>([^<]+) <small>(\d{4}-\d{2}-\d{2})/g)].map((match) => match[1]);
       expect(headings).toEqual(['3.0.0', '2.0.0']);
-      expect(html).toContain('<p>Versions of a preset move</p>');
-      expect(html).toContain(
-        '<li><span class="error">error</span> <code>api-path-removed-without-deprecation</code> path removed</li>',
+      const [newest = '', first = ''] = html.split(/<h2[^>]*>/).slice(1);
+      expect(newest).toMatch(
+        /^3\.0\.0 <small>\d{4}-\d{2}-\d{2}<\/small><\/h2>\n<p>\d+ changes?: 1 breaks existing clients/,
       );
-      expect(html).toContain('<p>The first version of the contract.</p>');
+      expect(newest).toContain(
+        '<li><span class="error">error</span> <code>GET /presets/{slug}/versions</code>: path removed <small>api-path-removed-without-deprecation</small></li>',
+      );
+      expect(newest.indexOf('<h3>Breaking changes</h3>')).toBeLessThan(newest.indexOf('<h3>Other changes</h3>'));
+      // The commits are inside the version, folded: not headings, not descriptions of it.
+      expect(newest).toMatch(
+        /<details><summary>2 commit\(s\)<\/summary>[\s\S]*Versions of a preset move[\s\S]*One more destination type[\s\S]*<\/details>/,
+      );
+      expect(first).toContain('<p>The first version of the contract.');
+      expect(first).toMatch(/<details><summary>2 commit\(s\)<\/summary>[\s\S]*the contract[\s\S]*Reword a summary/);
       expect(html).not.toMatch(/<(script|link|img)\b/);
     } finally {
       process.chdir(cwd);

@@ -49,8 +49,11 @@ describe('spec:diff as a gate', () => {
       text.replace(/(\n {6}summary: )([^\n]+)/, '$1$2 (reworded)'),
     );
     expect(code).toBe(0);
+    expect(stdout.split('\n')[0]).toBe(
+      '1 change: 0 break existing clients (error), 0 may break them (warning) and 1 does not (info).',
+    );
     expect(stdout).toMatch(
-      /^info +documentation-changed +\S+ \S+ +paths \S+ \w+ summary: documentation changed: summary$/m,
+      /^info +\S*documentation-changed +GET \S+: documentation edited \(summary\): the operation$/m,
     );
     expect(stdout).toMatch(/: 1 change\(s\): 0 error\(s\), 0 warning\(s\), 1 info\.$/m);
   });
@@ -77,16 +80,33 @@ describe('spec:diff as a gate', () => {
       text.replace(/\n {2}\/presets\/\{slug\}\/versions:/, '\n  /presets/{slug}/all-versions:');
     const json = await specDiff(['HEAD', '--format', 'json'], edit);
     const parsed = JSON.parse(json.stdout) as {
+      summary: string;
       counts: Record<string, number>;
       changes: { id: string; level: string }[];
+      entries: { level: string; ids: string[]; where: string; what: string; changes: number[] }[];
     };
     expect(parsed.changes).toContainEqual(
       expect.objectContaining({ id: 'api-path-removed-without-deprecation', level: 'error' }),
     );
     expect(parsed.counts.error).toBe(parsed.changes.filter((c) => c.level === 'error').length);
+    // Every finding in full, and each in exactly one of the entries that the other formats show.
+    expect(parsed.entries.flatMap((e) => e.changes).sort((a, b) => a - b)).toEqual(parsed.changes.map((_, i) => i));
+    expect(parsed.entries[0]).toMatchObject({
+      level: 'error',
+      ids: ['api-path-removed-without-deprecation'],
+      where: 'GET /presets/{slug}/versions',
+      what: 'path removed',
+    });
     const markdown = await specDiff(['HEAD', '--format', 'markdown'], edit);
-    expect(markdown.stdout).toContain('### `GET /presets/{slug}/versions`');
-    expect(markdown.stdout).toContain('- **error** `api-path-removed-without-deprecation`');
+    expect(markdown.stdout).toContain(`\n${parsed.summary.replace('GET /presets/{slug}/versions', '`$&`')}\n`);
+    expect(markdown.stdout).toContain(
+      '#### `GET /presets/{slug}/versions`\n\n- path removed (`api-path-removed-without-deprecation`)',
+    );
+    const text = await specDiff(['HEAD'], edit);
+    expect(text.stdout.split('\n')[0]).toBe(parsed.summary);
+    expect(text.stdout).toMatch(
+      /^error +api-path-removed-without-deprecation +GET \/presets\/\{slug\}\/versions: path removed$/m,
+    );
     expect([json.code, markdown.code]).toEqual([1, 1]);
   });
 
@@ -114,7 +134,7 @@ describe('documentation changes', () => {
     expect(documentationChanges(schema({}), schema({ description: { type: 'string' } }))).toEqual([]);
     expect(documentationChanges(schema({}), { components: { schemas: { Note: { type: 'object' } } } })).toEqual([
       {
-        id: 'documentation-changed',
+        id: 'project-documentation-changed',
         level: 'info',
         where: 'components schemas Note description',
         what: 'documentation removed: description',
