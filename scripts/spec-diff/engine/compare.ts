@@ -79,7 +79,7 @@ function compareParameters(before: Json, after: Json, operation: string, finding
           sunsetParse: 'request-parameter-sunset-parse',
         })
       : 'request-parameter-removed';
-    findings.add(rule, operation, label(parameter), 'parameter removed');
+    if (rule) findings.add(rule, operation, label(parameter), 'parameter removed');
   }
 }
 
@@ -269,10 +269,14 @@ function compareOperations(
   return nowRequired;
 }
 
-/** Path-level parameters merged into each operation's own (the operation's win), as they apply. */
-function operationsOf(document: Json): Map<string, { path: string; operation: Json }> {
+/**
+ * Path-level parameters merged into each operation's own (the operation's win), as they apply.
+ * `prefix` names where the path items are: the document's paths, or its webhooks (`webhook:`).
+ */
+function operationsOf(items: Record<string, Json>, prefix = ''): Map<string, { path: string; operation: Json }> {
   const operations = new Map<string, { path: string; operation: Json }>();
-  for (const [path, item] of Object.entries((document.paths ?? {}) as Record<string, Json>)) {
+  for (const [name, item] of Object.entries(items)) {
+    const path = `${prefix}${name}`;
     const shared = (item.parameters ?? []) as Parameter[];
     for (const parameter of shared) pathLevel.add(parameter);
     for (const method of HTTP_METHODS.filter((m) => m in item)) {
@@ -285,6 +289,21 @@ function operationsOf(document: Json): Map<string, { path: string; operation: Js
   return operations;
 }
 
+/**
+ * Every operation of a document: its paths', then those of the webhooks that both versions have.
+ * As oasdiff does, a webhook kept from one version to the next is compared as a path
+ * (`webhook:<name>`), operation by operation; one added or removed whole is a rule of its own.
+ */
+function allOperations(document: Json, keptWebhooks: Set<string>): Map<string, { path: string; operation: Json }> {
+  const webhooks = Object.entries((document.webhooks ?? {}) as Record<string, Json>).filter(([name]) =>
+    keptWebhooks.has(name),
+  );
+  return new Map([
+    ...operationsOf((document.paths ?? {}) as Record<string, Json>),
+    ...operationsOf(Object.fromEntries(webhooks), 'webhook:'),
+  ]);
+}
+
 function compareRemoved(operation: string, was: Json, pathKept: boolean, findings: Findings): void {
   const prefix = pathKept ? 'api' : 'api-path';
   const id = was.deprecated
@@ -294,7 +313,7 @@ function compareRemoved(operation: string, was: Json, pathKept: boolean, finding
         sunsetParse: 'api-path-sunset-parse',
       })
     : `${prefix}-removed-without-deprecation`;
-  findings.add(id, operation, operation, pathKept ? 'operation removed' : 'path removed');
+  if (id) findings.add(id, operation, operation, pathKept ? 'operation removed' : 'path removed');
 }
 
 /** What belongs to the whole document: global security, security schemes, schemas, webhooks. */
@@ -354,13 +373,18 @@ export async function compareSpecs(beforeDocument: Json, afterDocument: Json): P
   ])) as [Json, Json];
   const findings = new Findings();
   let needsCredentialsNow = false;
-  const [operationsBefore, operationsAfter] = [operationsOf(before), operationsOf(after)];
-  const pathsAfter = (after.paths ?? {}) as Json;
+  const hooksAfter = (after.webhooks ?? {}) as Json;
+  const keptWebhooks = new Set(Object.keys((before.webhooks ?? {}) as Json).filter((name) => name in hooksAfter));
+  const [operationsBefore, operationsAfter] = [allOperations(before, keptWebhooks), allOperations(after, keptWebhooks)];
+  const pathsAfter = new Set([
+    ...Object.keys((after.paths ?? {}) as Json),
+    ...[...keptWebhooks].map((name) => `webhook:${name}`),
+  ]);
   for (const [operation, { path, operation: was }] of operationsBefore) {
     const is = operationsAfter.get(operation)?.operation;
     if (is)
       needsCredentialsNow = compareOperations(was, is, [before, after], operation, findings) || needsCredentialsNow;
-    else compareRemoved(operation, was, path in pathsAfter, findings);
+    else compareRemoved(operation, was, pathsAfter.has(path), findings);
   }
   for (const operation of operationsAfter.keys())
     if (!operationsBefore.has(operation)) findings.add('endpoint-added', operation, operation, 'operation added');

@@ -1,6 +1,7 @@
 // Deprecation, sunset dates and stability levels of operations and parameters, as oasdiff judges
-// them with no deprecation policy configured: deprecating is info, a sunset that can't be read or
-// that moves earlier is an error, removing before the sunset is an error.
+// them with no deprecation policy configured (a minimum of 0 days): deprecating is info, a sunset
+// that can't be read, that is already past when the item is deprecated, or that moves earlier is an
+// error, removing before the sunset is an error, removing after it is nothing to report.
 import type { Findings } from './findings.js';
 
 type Json = Record<string, unknown>;
@@ -15,27 +16,53 @@ export function sunsetOf(item: Json): Date | null | undefined {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-/** The id of removing a deprecated item: before its sunset, its sunset unreadable, or in order. */
+/** Whether a sunset date is before today (UTC): fewer days left than the minimum of 0. */
+export function sunsetPassed(sunset: Date): boolean {
+  const now = new Date();
+  return sunset.getTime() < Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+}
+
+/** What deprecating an item says of its sunset: none, unreadable, already past, or a date to come. */
+export function deprecationSunset(item: Json): 'none' | 'unreadable' | 'passed' | 'ahead' {
+  const sunset = sunsetOf(item);
+  if (sunset === undefined) return 'none';
+  if (sunset === null) return 'unreadable';
+  return sunsetPassed(sunset) ? 'passed' : 'ahead';
+}
+
+/**
+ * The id of removing a deprecated item: before its sunset, its sunset unreadable, without a sunset;
+ * none once its sunset is reached, as oasdiff reports nothing then.
+ */
 export function removalOfDeprecated(
   item: Json,
   ids: { withDeprecation: string; beforeSunset: string; sunsetParse: string },
-): string {
+): string | undefined {
   const sunset = sunsetOf(item);
   if (sunset === null) return ids.sunsetParse;
-  if (sunset && sunset.getTime() > Date.now()) return ids.beforeSunset;
-  return ids.withDeprecation;
+  if (sunset === undefined) return ids.withDeprecation;
+  return sunset.getTime() > Date.now() ? ids.beforeSunset : undefined;
 }
 
 export function compareOperationLifecycle(before: Json, after: Json, operation: string, findings: Findings): void {
   const add = (id: string, what: string) => findings.add(id, operation, operation, what);
   if (Boolean(before.deprecated) !== Boolean(after.deprecated)) {
+    const sunset = deprecationSunset(after);
     if (!after.deprecated) add('endpoint-reactivated', 'no longer deprecated');
-    else if (sunsetOf(after) === null)
+    else if (sunset === 'unreadable')
       add('api-deprecated-sunset-parse', `x-sunset ${String(after['x-sunset'])} unreadable`);
-    else if (sunsetOf(after)) add('endpoint-deprecated-with-sunset', `deprecated, sunset ${String(after['x-sunset'])}`);
+    else if (sunset === 'passed')
+      add('api-sunset-date-too-small', `deprecated, sunset ${String(after['x-sunset'])} already past`);
+    else if (sunset === 'ahead')
+      add('endpoint-deprecated-with-sunset', `deprecated, sunset ${String(after['x-sunset'])}`);
     else add('endpoint-deprecated', 'deprecated');
   } else if (after.deprecated)
-    compareSunsets(before, after, ['sunset-deleted', 'api-sunset-date-changed-too-small'], add);
+    compareSunsets(
+      before,
+      after,
+      ['sunset-deleted', 'api-sunset-date-changed-too-small', 'api-path-sunset-parse'],
+      add,
+    );
   const [was, is] = [before['x-stability-level'], after['x-stability-level']];
   if (was === is) return;
   if (is !== undefined && !STABILITY.includes(String(is))) {
@@ -58,29 +85,39 @@ export function compareParameterLifecycle(
   findings: Findings,
 ): void {
   const add = (id: string, what: string) => findings.add(id, operation, where, what);
-  if (Boolean(before.deprecated) !== Boolean(after.deprecated))
-    add(
-      after.deprecated ? 'request-parameter-deprecated' : 'request-parameter-reactivated',
-      after.deprecated ? 'deprecated' : 'no longer deprecated',
-    );
-  else if (after.deprecated)
+  if (Boolean(before.deprecated) !== Boolean(after.deprecated)) {
+    const sunset = deprecationSunset(after);
+    if (!after.deprecated) add('request-parameter-reactivated', 'no longer deprecated');
+    else if (sunset === 'unreadable')
+      add('request-parameter-sunset-parse', `x-sunset ${String(after['x-sunset'])} unreadable`);
+    else if (sunset === 'passed')
+      add('request-parameter-sunset-date-too-small', `deprecated, sunset ${String(after['x-sunset'])} already past`);
+    else add('request-parameter-deprecated', 'deprecated');
+  } else if (after.deprecated)
     compareSunsets(
       before,
       after,
-      ['request-parameter-sunset-deleted', 'request-parameter-sunset-date-changed-too-small'],
+      [
+        'request-parameter-sunset-deleted',
+        'request-parameter-sunset-date-changed-too-small',
+        'request-parameter-sunset-parse',
+      ],
       add,
     );
 }
 
-/** A sunset dropped from what stays deprecated, or moved earlier. */
+/** A sunset dropped from what stays deprecated, changed to or from one that can't be read, or moved earlier. */
 function compareSunsets(
   before: Json,
   after: Json,
-  [deleted, earlier]: [string, string],
+  [deleted, earlier, unreadable]: [string, string, string],
   add: (id: string, what: string) => void,
 ): void {
   const [was, is] = [sunsetOf(before), sunsetOf(after)];
-  if (was !== undefined && is === undefined) add(deleted, 'x-sunset removed');
-  else if (was && is && is.getTime() < was.getTime())
+  if (was === undefined || before['x-sunset'] === after['x-sunset']) return;
+  if (is === undefined) add(deleted, 'x-sunset removed');
+  else if (is === null || was === null)
+    add(unreadable, `x-sunset ${String(before['x-sunset'])} -> ${String(after['x-sunset'])}: unreadable`);
+  else if (is.getTime() < was.getTime())
     add(earlier, `x-sunset ${String(before['x-sunset'])} -> ${String(after['x-sunset'])}`);
 }

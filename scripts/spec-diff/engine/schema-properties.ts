@@ -2,6 +2,7 @@
 // read-only or write-only, deprecated, and each one's own schema. A read-only property is not sent
 // and a write-only one is not received: oasdiff names their changes apart, or not at all.
 import type { Findings } from './findings.js';
+import { deprecationSunset } from './lifecycle.js';
 import type { Depth, Recurse, SchemaPlace } from './schema-place.js';
 import type { Schema } from './schema-types.js';
 
@@ -70,10 +71,14 @@ export function compareProperties(
           `${flag} ${is[flag] ? 'set' : 'cleared'}`,
         );
     if (Boolean(was.deprecated) !== Boolean(is.deprecated)) {
-      const sunset = is['x-sunset'] === undefined ? undefined : new Date(String(is['x-sunset']));
-      const suffix = sunset === undefined ? '' : Number.isNaN(sunset.getTime()) ? '-sunset-invalid' : '-with-sunset';
+      const suffix = {
+        none: '-deprecated',
+        unreadable: '-deprecated-sunset-invalid',
+        passed: '-sunset-date-too-small',
+        ahead: '-deprecated-with-sunset',
+      }[deprecationSunset(is)];
       add(
-        is.deprecated ? `${side}-property-deprecated${suffix}` : `${side}-property-reactivated`,
+        is.deprecated ? `${side}-property${suffix}` : `${side}-property-reactivated`,
         name,
         is.deprecated ? 'deprecated' : 'no longer deprecated',
       );
