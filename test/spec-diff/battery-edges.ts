@@ -126,16 +126,18 @@ export const BATTERY_EDGES: BatteryEdit[] = [
     delete x.enum;
     x.type = 'integer';
   }),
+  // oasdiff checkRequestParameterPropertyTypeChanged: a gained boolean breaks read as JSON and as text.
   min(
     'an object parameter property accepting a boolean as well',
-    ['request-parameter-property-list-of-types-widened'],
+    ['request-parameter-property-type-specialized'],
     (x) => {
       x.type = ['integer', 'boolean'];
     },
   ),
+  // oasdiff checkRequestParameterPropertyTypeChanged: a lost type breaks read as JSON only, so it warns.
   min(
     'an object parameter property no longer accepting a boolean',
-    ['request-parameter-property-list-of-types-narrowed'],
+    ['request-parameter-property-type-changed'],
     (x) => (x.type = 'integer'),
     (x) => (x.type = ['integer', 'boolean']),
   ),
@@ -389,14 +391,16 @@ export const BATTERY_EDGES: BatteryEdit[] = [
     ['response-media-type-name-changed'],
     renamedContent('application/json', 'application/json; charset=utf-8'),
   ),
+  // oasdiff IsMediaTypeNameContained compares subtypes literally: a range pairs with nothing.
   edit(
     'a response media type widened to a range',
-    ['response-media-type-name-generalized'],
+    ['response-media-type-removed', 'response-media-type-added'],
     renamedContent('application/json', 'application/*'),
   ),
+  // oasdiff IsMediaTypeNameContained compares subtypes literally: a range pairs with nothing.
   edit(
     'a response media type range narrowed',
-    ['response-media-type-name-specialized'],
+    ['response-media-type-removed', 'response-media-type-added'],
     renamedContent('application/*', 'application/json'),
     renamedContent('application/json', 'application/*'),
   ),

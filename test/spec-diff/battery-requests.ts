@@ -246,14 +246,16 @@ export const BATTERY_REQUESTS: BatteryEdit[] = [
     (x) => delete x.default,
   ),
   limit("a parameter's default removed", ['request-parameter-default-value-removed'], (x) => delete x.default),
+  // A type array is no list of types (oasdiff detectTypePattern reads its first type only).
   offset(
     'a parameter accepting a string as well',
-    ['request-parameter-list-of-types-widened'],
+    ['request-parameter-type-generalized'],
     (x) => (x.type = ['integer', 'string', 'null']),
   ),
+  // oasdiff isTypeContained: a type lost from a text parameter breaks nothing.
   offset(
     'a parameter no longer accepting a string',
-    ['request-parameter-list-of-types-narrowed'],
+    ['request-parameter-type-generalized'],
     (x) => (x.type = ['integer', 'null']),
     (x) => (x.type = ['integer', 'string', 'null']),
   ),
@@ -276,10 +278,16 @@ export const BATTERY_REQUESTS: BatteryEdit[] = [
     ['request-body-media-type-removed', 'request-body-media-type-added'],
     (s) => {
       const content = patch(s).requestBody.content;
-      content['application/merge-patch+json'] = content['application/json'];
+      content['application/xml'] = content['application/json'];
       delete content['application/json'];
     },
   ),
+  // oasdiff getContentDiff pairs json with its +json form, and no request rule names the new name.
+  edit("the request body's application/json given its +json form", [], (s) => {
+    const content = patch(s).requestBody.content;
+    content['application/merge-patch+json'] = content['application/json'];
+    delete content['application/json'];
+  }),
   edit('a request media type added', ['request-body-media-type-added'], (s) => {
     const content = patch(s).requestBody.content;
     content['application/merge-patch+json'] = content['application/json'];
@@ -389,14 +397,16 @@ export const BATTERY_REQUESTS: BatteryEdit[] = [
     (x) => (x.const = 'resume'),
     (x) => (x.const = 'pause'),
   ),
+  // oasdiff typeSetWidened: a type array gaining a type is a generalized type, no list of types.
   plain(
     'a plain-text body accepting numbers as well',
-    ['request-body-list-of-types-widened'],
+    ['request-body-type-generalized'],
     (x) => (x.type = ['string', 'number']),
   ),
+  // oasdiff isRequestLooseTypeSwap: a type lost from text is compatible, not a narrowed list.
   plain(
     'a plain-text body no longer accepting numbers',
-    ['request-body-list-of-types-narrowed'],
+    ['request-body-type-compatible'],
     (x) => (x.type = 'string'),
     (x) => (x.type = ['string', 'number']),
   ),
@@ -619,14 +629,16 @@ export const BATTERY_REQUESTS: BatteryEdit[] = [
     (x) => (x.const = 'full'),
     (x) => (x.const = 'fast'),
   ),
+  // oasdiff typeSetWidened: a type array gaining a type is a generalized type, no list of types.
   labels(
     'a request array accepting a string as well',
-    ['request-property-list-of-types-widened'],
+    ['request-property-type-generalized'],
     (x) => (x.type = ['array', 'string']),
   ),
+  // oasdiff TestRequestPropertyTypeUnionNarrowedCheck: a JSON type array losing a type is changed.
   labels(
     'a request array no longer accepting a string',
-    ['request-property-list-of-types-narrowed'],
+    ['request-property-type-changed'],
     (x) => (x.type = 'array'),
     (x) => (x.type = ['array', 'string']),
   ),

@@ -66,6 +66,12 @@ export const BATTERY_RESPONSES: BatteryEdit[] = [
   edit('an error status removed', ['response-non-success-status-removed'], (s) => delete getKey(s).responses['403']),
   edit("a response's media type replaced", ['response-media-type-removed', 'response-media-type-added'], (s) => {
     const content = ok(s).content;
+    content['application/xml'] = content['application/json'];
+    delete content['application/json'];
+  }),
+  // oasdiff TestSpecializeMediaTypeName: json paired with its +json form, a specialized name.
+  edit("a response's media type given its +json form", ['response-media-type-name-specialized'], (s) => {
+    const content = ok(s).content;
     content['application/vnd.api+json'] = content['application/json'];
     delete content['application/json'];
   }),
@@ -221,14 +227,16 @@ export const BATTERY_RESPONSES: BatteryEdit[] = [
     (x) => (x.const = 'off'),
     (x) => (x.const = 'on'),
   ),
+  // oasdiff isResponseLooseTypeSwap: a type gained in text is compatible, not a widened list.
   plain(
     'a plain-text answer that may be a number as well',
-    ['response-body-list-of-types-widened'],
+    ['response-body-type-compatible'],
     (x) => (x.type = ['string', 'number']),
   ),
+  // oasdiff typeSetNarrowed: a type array losing a type is a specialized type, no list of types.
   plain(
     'a plain-text answer that is no longer a number',
-    ['response-body-list-of-types-narrowed'],
+    ['response-body-type-specialized'],
     (x) => (x.type = 'string'),
     (x) => (x.type = ['string', 'number']),
   ),

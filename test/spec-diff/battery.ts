@@ -87,6 +87,13 @@ const BATTERY_OPERATIONS: BatteryEdit[] = [
   edit('an operation deprecated with a sunset that cannot be read', ['api-deprecated-sunset-parse'], (s) =>
     Object.assign(getKey(s), { deprecated: true, 'x-sunset': 'next spring' }),
   ),
+  // oasdiff getSunsetDate reads a plain date or an RFC 3339 date-time only.
+  edit('an operation deprecated with a sunset written as an HTTP date', ['api-deprecated-sunset-parse'], (s) =>
+    Object.assign(getKey(s), { deprecated: true, 'x-sunset': 'Tue, 31 Dec 2999 00:00:00 GMT' }),
+  ),
+  edit('an operation deprecated with a sunset as an RFC 3339 date-time', ['endpoint-deprecated-with-sunset'], (s) =>
+    Object.assign(getKey(s), { deprecated: true, 'x-sunset': '2999-12-31T23:00:00-05:00' }),
+  ),
   edit(
     'a deprecated operation reactivated',
     ['endpoint-reactivated'],
@@ -99,9 +106,16 @@ const BATTERY_OPERATIONS: BatteryEdit[] = [
     (s) => delete getKey(s)['x-sunset'],
     (s) => Object.assign(getKey(s), { deprecated: true, 'x-sunset': SUNSET_LATER }),
   ),
+  // oasdiff APISunsetChangedCheck: an earlier sunset errs only with fewer days left than the minimum, 0.
   edit(
-    "a deprecated operation's sunset brought forward",
+    "a deprecated operation's sunset brought forward into the past",
     ['api-sunset-date-changed-too-small'],
+    (s) => (getKey(s)['x-sunset'] = '2020-01-01'),
+    (s) => Object.assign(getKey(s), { deprecated: true, 'x-sunset': SUNSET_LATER }),
+  ),
+  edit(
+    "a deprecated operation's sunset brought forward, still to come",
+    [],
     (s) => (getKey(s)['x-sunset'] = '2999-01-01'),
     (s) => Object.assign(getKey(s), { deprecated: true, 'x-sunset': SUNSET_LATER }),
   ),
@@ -182,9 +196,16 @@ const BATTERY_OPERATIONS: BatteryEdit[] = [
     (s) => delete param(list(s), 'limit')['x-sunset'],
     (s) => Object.assign(param(list(s), 'limit'), { deprecated: true, 'x-sunset': SUNSET_LATER }),
   ),
+  // oasdiff RequestParameterSunsetChangedCheck: an earlier sunset errs only once it is past.
   edit(
-    "a deprecated parameter's sunset brought forward",
+    "a deprecated parameter's sunset brought forward into the past",
     ['request-parameter-sunset-date-changed-too-small'],
+    (s) => (param(list(s), 'limit')['x-sunset'] = '2020-01-01'),
+    (s) => Object.assign(param(list(s), 'limit'), { deprecated: true, 'x-sunset': SUNSET_LATER }),
+  ),
+  edit(
+    "a deprecated parameter's sunset brought forward, still to come",
+    [],
     (s) => (param(list(s), 'limit')['x-sunset'] = '2999-01-01'),
     (s) => Object.assign(param(list(s), 'limit'), { deprecated: true, 'x-sunset': SUNSET_LATER }),
   ),

@@ -88,27 +88,6 @@ const webhook = () => ({
   },
 });
 
-// oasdiff's content diff pairs a removed and an added media type when one is the other with a
-// structured suffix (application/json and application/problem+json), and its checker reports a name
-// change; the engine pairs parameter and range changes only.
-const MEDIA_TYPE_SUFFIX_GAP =
-  'the engine reports a removed and an added media type where oasdiff pairs json with its +json form and reports a ' +
-  'name change; the fix conflicts with the battery case "a response\'s media type replaced" (json to vnd.api+json), ' +
-  'which expects removed and added';
-
-// oasdiff pairs media types by name only (a structured suffix, parameters): a type replaced by a
-// range (application/*) is a media type removed and another added, not a name change.
-const MEDIA_TYPE_RANGE_GAP =
-  'the engine pairs a media type with a range (application/*) and reports a name change where oasdiff reports the ' +
-  'media type removed; the battery (battery-edges, "a response media type widened to a range") expects the name change';
-
-// oasdiff's lists of types are oneOf/anyOf lists of bare types only (diff/list_of_types_diff.go:
-// a type array counts as its first type); a type array that gains or loses a type is a type change.
-const TYPE_ARRAY_GAP =
-  'the engine names a type array gaining or losing a type a list of types widened or narrowed, where oasdiff ' +
-  'reports a type change (generalized, changed or specialized); the fix conflicts with about ten battery cases ' +
-  '(battery-requests, battery-responses) that expect list-of-types ids for type arrays';
-
 const oauthScheme = () => ({
   type: 'oauth2',
   flows: {
@@ -1654,7 +1633,6 @@ export const outsideEdits: OutsideEdit[] = [
     },
     id: 'response-media-type-name-generalized',
     level: 'error',
-    knownGap: MEDIA_TYPE_SUFFIX_GAP,
   },
   {
     title: 'check_response_mediatype_name_updated_test TestSpecializeMediaTypeName: getKey 200 json to problem+json',
@@ -1663,7 +1641,6 @@ export const outsideEdits: OutsideEdit[] = [
     },
     id: 'response-media-type-name-specialized',
     level: 'info',
-    knownGap: MEDIA_TYPE_SUFFIX_GAP,
   },
   {
     title:
@@ -2014,7 +1991,6 @@ export const outsideEdits: OutsideEdit[] = [
     },
     id: 'response-media-type-removed',
     level: 'error',
-    knownGap: MEDIA_TYPE_RANGE_GAP,
   },
   {
     title: 'check_webhook_operation_test TestWebhookOperationChangesDetected: a webhook body becomes required',
@@ -2067,7 +2043,6 @@ export const outsideEdits: OutsideEdit[] = [
     },
     id: 'request-property-type-changed',
     level: 'error',
-    knownGap: TYPE_ARRAY_GAP,
   },
   {
     title: 'check_response_required_property_updated_test TestResponseRequiredPropertyRemoved: in a oneOf branch',
@@ -2262,7 +2237,6 @@ export const outsideEdits: OutsideEdit[] = [
     },
     id: 'request-property-type-generalized',
     level: 'info',
-    knownGap: TYPE_ARRAY_GAP,
   },
   {
     title: 'check_response_property_type_changed_test TestResponseBodyTypeWideningStillBreaking (property): creator_id',
@@ -2271,7 +2245,6 @@ export const outsideEdits: OutsideEdit[] = [
     },
     id: 'response-property-type-generalized',
     level: 'error',
-    knownGap: TYPE_ARRAY_GAP,
   },
   {
     // First written expecting request-parameter-type-changed (error). Checked against oasdiff's
@@ -2286,7 +2259,6 @@ export const outsideEdits: OutsideEdit[] = [
     },
     id: 'request-parameter-type-generalized',
     level: 'info',
-    knownGap: TYPE_ARRAY_GAP,
   },
   {
     title:
@@ -2453,9 +2425,5 @@ export const outsideSilences: OutsideSilence[] = [
       delete content['application/json'];
     },
     absent: ['request-body-media-type-removed', 'request-body-media-type-added'],
-    knownGap:
-      'oasdiff pairs application/json with application/merge-patch+json and, having no rule for a renamed request ' +
-      'media type, reports nothing; the engine reports one removed and one added, as the battery case "the request ' +
-      'body\'s application/json replaced by another media type" expects',
   },
 ];

@@ -114,11 +114,13 @@ function compareContent(
   findings: Findings,
 ): void {
   const prefix = side === 'request' ? 'request-body-media-type' : 'response-media-type';
-  const renamed = side === 'response' ? renamedMediaTypes(Object.keys(before), Object.keys(after)) : new Map();
+  // Pairing is the content diff's, on both sides; only a response reports the new name.
+  const renamed = renamedMediaTypes(Object.keys(before), Object.keys(after));
   for (const [mediaType, content] of Object.entries(before)) {
     const rename = renamed.get(mediaType);
     const next = after[rename?.to ?? mediaType];
-    if (rename) findings.add(rename.id, operation, where, `media type ${mediaType} -> ${rename.to}`);
+    if (rename && side === 'response')
+      findings.add(rename.id, operation, where, `media type ${mediaType} -> ${rename.to}`);
     if (!next) {
       findings.add(`${prefix}-removed`, operation, where, `media type ${mediaType} removed`);
       continue;
@@ -140,28 +142,59 @@ function compareContent(
 }
 
 const essence = (mediaType: string) => (mediaType.split(';')[0] ?? '').trim().toLowerCase();
-const covers = (range: string, mediaType: string) => {
-  const [type, subtype] = essence(range).split('/');
-  const [otherType] = essence(mediaType).split('/');
-  return range !== mediaType && (type === '*' || (type === otherType && subtype === '*'));
-};
+
+/** `application/problem+json` as type, subtype and structured suffix: application, problem, json. */
+function nameParts(mediaType: string): { type: string; subtype: string; suffix: string } | undefined {
+  const [type, rest, more] = essence(mediaType).split('/');
+  if (!type || !rest || more !== undefined) return undefined;
+  const [subtype = '', suffix = '', extra] = rest.split('+');
+  return extra === undefined ? { type, subtype, suffix } : undefined;
+}
+
+/** A media type's parameters, written one way whatever the spacing and the case of their names. */
+const parametersOf = (mediaType: string) =>
+  mediaType
+    .split(';')
+    .slice(1)
+    .map((p) => {
+      const [name = '', ...value] = p.split('=');
+      return `${name.trim().toLowerCase()}=${value.join('=').trim()}`;
+    })
+    .sort()
+    .join(';');
 
 /**
- * A response media type that only lost its parameters or became a range (or the reverse), with
- * nothing else in its place: oasdiff compares it as the same content, under another name.
+ * Whether `to` stays within `from` as oasdiff's content diff reads names (parameters aside): the same
+ * type and subtype and suffix, or `from` a plain subtype that `to` carries as its suffix
+ * (`application/json` holds `application/problem+json`, not the reverse).
+ */
+function nameContains(from: string, to: string): boolean {
+  const [a, b] = [nameParts(from), nameParts(to)];
+  if (!a || !b || a.type !== b.type) return false;
+  if (a.suffix === '' && b.suffix !== '' && b.suffix === a.subtype) return true;
+  return a.subtype === b.subtype && a.suffix === b.suffix;
+}
+
+/**
+ * A media type that only changed its parameters, or gained or lost a structured suffix of its subtype
+ * (`application/json`, `application/problem+json`), with nothing else in its place: oasdiff compares
+ * it as the same content, under another name. A range (`application/*`) pairs with nothing, as
+ * oasdiff's IsMediaTypeNameContained compares subtypes literally.
  */
 function renamedMediaTypes(before: string[], after: string[]): Map<string, { to: string; id: string }> {
   const renamed = new Map<string, { to: string; id: string }>();
   const [gone, come] = [before.filter((m) => !after.includes(m)), after.filter((m) => !before.includes(m))];
+  const related = (from: string, to: string) => nameContains(from, to) || nameContains(to, from);
   for (const from of gone) {
-    const to = come.find((m) => essence(m) === essence(from) || covers(m, from) || covers(from, m));
-    if (!to || [...renamed.values()].some((r) => r.to === to)) continue;
+    const to = come.find((m) => related(from, m) && ![...renamed.values()].some((r) => r.to === m));
+    if (!to) continue;
+    // oasdiff's ResponseMediaTypeNameUpdatedCheck: parameters changed, else contained, else wider.
     const id =
-      essence(to) === essence(from)
+      parametersOf(to) !== parametersOf(from)
         ? 'response-media-type-name-changed'
-        : covers(to, from)
-          ? 'response-media-type-name-generalized'
-          : 'response-media-type-name-specialized';
+        : nameContains(from, to)
+          ? 'response-media-type-name-specialized'
+          : 'response-media-type-name-generalized';
     renamed.set(from, { to, id });
   }
   return renamed;

@@ -1,19 +1,50 @@
 // Deprecation, sunset dates and stability levels of operations and parameters, as oasdiff judges
 // them with no deprecation policy configured (a minimum of 0 days): deprecating is info, a sunset
-// that can't be read, that is already past when the item is deprecated, or that moves earlier is an
-// error, removing before the sunset is an error, removing after it is nothing to report.
+// that can't be read, that is already past when the item is deprecated, or that moves earlier into
+// the past is an error, removing before the sunset is an error, removing after it is nothing to report.
 import type { Findings } from './findings.js';
 
 type Json = Record<string, unknown>;
 
 const STABILITY = ['draft', 'alpha', 'beta', 'stable'];
 
+/** A calendar date at midnight UTC, or null where the day does not exist. */
+function calendarDate(year: string, month: string, day: string): Date | null {
+  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  const exists = date.getUTCMonth() === Number(month) - 1 && date.getUTCDate() === Number(day);
+  return exists ? date : null;
+}
+
+const PLAIN_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:[.,]\d+)?(?:Z|[+-](\d{2}):(\d{2}))$/;
+
+/**
+ * The day a sunset names, as oasdiff reads it (getSunsetDate): a string holding a plain date
+ * (YYYY-MM-DD) or an RFC 3339 date-time, whose day is the one written, whatever its offset.
+ */
+function sunsetDay(sunset: unknown): Date | null {
+  if (typeof sunset !== 'string') return null;
+  const plain = PLAIN_DATE.exec(sunset);
+  if (plain) return calendarDate(plain[1] ?? '', plain[2] ?? '', plain[3] ?? '');
+  const stamp = RFC3339.exec(sunset);
+  if (!stamp) return null;
+  // Hour, minute, second, then the offset's hour and minute, each below its bound.
+  const bounds: [number, number][] = [
+    [4, 24],
+    [5, 60],
+    [6, 60],
+    [7, 24],
+    [8, 60],
+  ];
+  const inRange = bounds.every(([at, bound]) => Number(stamp[at] ?? 0) < bound);
+  return inRange ? calendarDate(stamp[1] ?? '', stamp[2] ?? '', stamp[3] ?? '') : null;
+}
+
 /** The sunset date of an operation or parameter, undefined without one, null where it can't be read. */
 export function sunsetOf(item: Json): Date | null | undefined {
   const sunset = item['x-sunset'];
   if (sunset === undefined) return undefined;
-  const date = new Date(String(sunset));
-  return Number.isNaN(date.getTime()) ? null : date;
+  return sunsetDay(sunset);
 }
 
 /** Whether a sunset date is before today (UTC): fewer days left than the minimum of 0. */
@@ -106,7 +137,7 @@ export function compareParameterLifecycle(
     );
 }
 
-/** A sunset dropped from what stays deprecated, changed to or from one that can't be read, or moved earlier. */
+/** A sunset dropped from what stays deprecated, changed to or from one that can't be read, or moved earlier into the past. */
 function compareSunsets(
   before: Json,
   after: Json,
@@ -118,6 +149,7 @@ function compareSunsets(
   if (is === undefined) add(deleted, 'x-sunset removed');
   else if (is === null || was === null)
     add(unreadable, `x-sunset ${String(before['x-sunset'])} -> ${String(after['x-sunset'])}: unreadable`);
-  else if (is.getTime() < was.getTime())
+  // oasdiff APISunsetChangedCheck: earlier and fewer days left than the minimum, 0 with no policy.
+  else if (is.getTime() < was.getTime() && sunsetPassed(is))
     add(earlier, `x-sunset ${String(before['x-sunset'])} -> ${String(after['x-sunset'])}`);
 }

@@ -7,7 +7,15 @@ import { type Change, Findings } from './findings.js';
 import { compareKeywords } from './schema-keywords.js';
 import { type Depth, reporterAt, type SchemaPlace } from './schema-place.js';
 import { compareProperties } from './schema-properties.js';
-import { core, isNullable, isTypeList, type Schema, typeChangeKind, typesOf } from './schema-types.js';
+import {
+  core,
+  isNullable,
+  isTypeList,
+  type Schema,
+  typeChangeKind,
+  typeOrFormatBreaks,
+  typesOf,
+} from './schema-types.js';
 
 export type { Change, Depth, Schema, SchemaPlace };
 export { Findings };
@@ -27,11 +35,14 @@ export function compareSchemas(
   const { report } = reporterAt(place, depth, where, findings);
   const strong = place.top === 'body' && isJson(place.mediaType);
   let typeKind = typeChangeKind(before, after, place.side, strong);
-  if (typeKind === 'type-compatible' && place.top === 'parameter') typeKind = 'type-generalized';
-  if (typeKind?.startsWith('type-') && place.top === 'parameter' && depth.level > 0) {
-    // A property of a parameter's object may be read as JSON or as text: breaking in one only warns.
-    const breaks = (asJson: boolean) => typeChangeKind(before, after, 'request', asJson) === 'type-changed';
-    typeKind = breaks(true) !== breaks(false) ? 'type-changed' : breaks(true) ? 'type-specialized' : 'type-generalized';
+  if (typeKind?.startsWith('type-') && place.top === 'parameter') {
+    // A parameter is text on the wire; a property of a parameter's object may be read as JSON or as
+    // text, breaking in one only warning. Neither lets off a type gained beside the old ones.
+    const breaks = (asJson: boolean) => typeOrFormatBreaks(before, after, asJson);
+    if (depth.level === 0) typeKind = breaks(false) ? 'type-changed' : 'type-generalized';
+    else
+      typeKind =
+        breaks(true) !== breaks(false) ? 'type-changed' : breaks(true) ? 'type-specialized' : 'type-generalized';
   }
   if (typeKind) report(typeKind, `type or format changed: ${describeType(before)} -> ${describeType(after)}`);
   const [nullBefore, nullAfter] = [isNullable(before), isNullable(after)];

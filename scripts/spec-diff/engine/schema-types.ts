@@ -49,10 +49,10 @@ export function core(schema: Schema): Schema {
 const subtype = (sub: string, sup: string) => sub === sup || (sub === 'integer' && sup === 'number');
 const covered = (sub: string[], sup: string[]) => sub.length > 0 && sub.every((t) => sup.some((s) => subtype(t, s)));
 
-function typeContained(to: string[], from: string[], strong: boolean): boolean {
-  if (to.length === 0) return true;
+/** oasdiff's test on the types a change gains (`to`) and loses (`from`), whole schemas' types aside. */
+function gainedContained(to: string[], from: string[], strong: boolean): boolean {
   if (to.length === 1 && from.length === 1 && subtype(from[0] ?? '', to[0] ?? '')) return true;
-  return !strong && to.length === 1 && to[0] === 'string';
+  return !strong && (to.length === 0 || (to.length === 1 && to[0] === 'string'));
 }
 
 const WIDER_FORMATS: Record<string, Record<string, string[]>> = {
@@ -65,6 +65,19 @@ function formatContained(types: string[], to: unknown, from: unknown): boolean {
   if (to === undefined || to === '') return true;
   if (types.length !== 1) return false;
   return WIDER_FORMATS[types[0] ?? '']?.[String(to)]?.includes(String(from)) ?? false;
+}
+
+/**
+ * Whether a request type or format change breaks on the types gained and lost alone, as oasdiff
+ * judges a parameter and a parameter's property (typeOrFormatBreaking): a type gained beside the
+ * old ones is not let off as a widening there.
+ */
+export function typeOrFormatBreaks(before: Schema, after: Schema, strong: boolean): boolean {
+  const [was, is] = [typesOf(before), typesOf(after)];
+  const [gained, lost] = [is.filter((t) => !was.includes(t)), was.filter((t) => !is.includes(t))];
+  const [formatWas, formatIs] = [core(before).format, core(after).format];
+  const typeBreaking = (gained.length > 0 || lost.length > 0) && !gainedContained(gained, lost, strong);
+  return typeBreaking || (formatWas !== formatIs && !formatContained(is, formatIs, formatWas));
 }
 
 /**
@@ -87,20 +100,26 @@ export function typeChangeKind(
   const [formatWas, formatIs] = [core(before).format, core(after).format];
   const formatChanged = formatWas !== formatIs;
   if (!typeChanged && !formatChanged) return undefined;
-  if (typeChanged && (was.length > 1 || is.length > 1 || isTypeList(before) || isTypeList(after))) {
+  // A list of types is oasdiff's name for a oneOf/anyOf of bare types only; a type array
+  // (`type: [string, number]`) is a type like any other, its change judged by the types it gains
+  // and loses.
+  if (typeChanged && (isTypeList(before) || isTypeList(after))) {
     if (covered(was, is)) return 'list-of-types-widened';
     if (covered(is, was)) return 'list-of-types-narrowed';
     return 'type-changed';
   }
   const concrete = was.length > 0 && is.length > 0;
+  const [gained, lost] = [is.filter((t) => !was.includes(t)), was.filter((t) => !is.includes(t))];
   if (side === 'request') {
-    const breaking =
-      (typeChanged && !typeContained(is, was, strong)) || (formatChanged && !formatContained(is, formatIs, formatWas));
+    // Types only gained (each old one still accepted) refuse nothing.
+    const typeBreaking = typeChanged && !covered(was, is) && is.length > 0 && !gainedContained(gained, lost, strong);
+    const breaking = typeBreaking || (formatChanged && !formatContained(is, formatIs, formatWas));
     if (breaking) return 'type-changed';
     return typeChanged && concrete && !covered(was, is) ? 'type-compatible' : 'type-generalized';
   }
-  const breaking =
-    (typeChanged && !typeContained(was, is, strong)) || (formatChanged && !formatContained(was, formatWas, formatIs));
+  // Types only lost (each new one an old one) return nothing unexpected.
+  const typeBreaking = typeChanged && !covered(is, was) && was.length > 0 && !gainedContained(lost, gained, strong);
+  const breaking = typeBreaking || (formatChanged && !formatContained(was, formatWas, formatIs));
   if (breaking) return typeChanged && covered(was, is) ? 'type-generalized' : 'type-changed';
   return typeChanged && concrete && !covered(is, was) ? 'type-compatible' : 'type-specialized';
 }
