@@ -193,7 +193,7 @@ function resolveSecretsKey(env: NodeJS.ProcessEnv, databaseUrl: string, warn: (m
 
 /** The key of a database that has none yet: its folder's shared key when it takes it over, a new one otherwise. */
 function newDevelopmentKey(location: DatabaseLocation, keyFile: string): { key: Buffer; warning: string } {
-  const shared = readSharedKey(location);
+  const shared = readSharedKey(location, keyFile);
   if (shared) {
     return {
       key: decodeSecretsKey(shared.text, shared.file),

@@ -4,10 +4,10 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-function findProjectRoot(from: string): string {
+/** The nearest folder at or above `from` that holds package.json; an error when none does. */
+export function findProjectRoot(from: string): string {
   for (let dir = from; ; dir = dirname(dir)) {
     if (existsSync(join(dir, 'package.json'))) return dir;
-    // Stryker disable next-line StringLiteral: untestable, see mutation/equivalents.md#project-folder-always-found
     if (dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
   }
 }

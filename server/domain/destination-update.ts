@@ -72,7 +72,7 @@ function mergeConfig(
     const path = `/body/config/${key}`;
     if (!rules.keys.has(key)) {
       errors.push({ path, message: `is not a config key of a ${rules.type} destination` });
-    } else if (key === HEADERS_KEY && typeof value === 'object') {
+    } else if (key === HEADERS_KEY) {
       const stored = typeof current[key] === 'object' ? current[key] : {};
       next[key] = Object.fromEntries(
         Object.entries(value).map(([name, headerValue]) => {

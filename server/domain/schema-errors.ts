@@ -118,8 +118,8 @@ export function schemaExplainer(spec: OpenApiDocument, ajv: Ajv2020): SchemaExpl
 
   const schemaAt = memoized(function resolve(pointer: string): { pointer: string; schema: Schema } {
     const schema = nodeAt(spec, pointer);
-    if (typeof schema !== 'object' || schema === null) throw new Error(`openapi.yaml has no schema at ${pointer}`);
-    const ref = (schema as Schema).$ref;
+    if (!isPlainObject(schema)) throw new Error(`openapi.yaml has no schema at ${pointer}`);
+    const ref = schema.$ref;
     return typeof ref === 'string' ? resolve(ref) : { pointer, schema: schema as Schema };
   });
 
@@ -136,15 +136,16 @@ export function schemaExplainer(spec: OpenApiDocument, ajv: Ajv2020): SchemaExpl
     return types.includes(type) || (type === 'integer' && types.includes('number'));
   }
 
-  /** The property whose enum tells the branches apart, when every branch declares one. */
+  /**
+   * The property whose enum tells the branches apart: every branch declares one, and not every
+   * branch the same (an enum shared by all tells none apart).
+   */
   function discriminatingProperty(branches: Schema[]): string | undefined {
-    const [first, ...rest] = branches;
-    const candidates = Object.entries((first?.properties ?? {}) as Record<string, Schema>).filter(([, p]) =>
-      Array.isArray(p.enum),
-    );
-    return candidates.find(([name]) =>
-      rest.every((b) => Array.isArray(((b.properties ?? {}) as Record<string, Schema>)[name]?.enum)),
-    )?.[0];
+    const [first] = branches;
+    return Object.keys((first?.properties ?? {}) as Record<string, Schema>).find((name) => {
+      const enums = branches.map((b) => ((b.properties ?? {}) as Record<string, Schema>)[name]?.enum);
+      return enums.every(Array.isArray) && new Set(enums.map((e) => JSON.stringify(e))).size > 1;
+    });
   }
 
   const branchesAt = memoized((pointer: string) =>
@@ -175,7 +176,8 @@ export function schemaExplainer(spec: OpenApiDocument, ajv: Ajv2020): SchemaExpl
         path: `${path}/${tag}`,
         message: tagValue === undefined ? 'is required' : `must be one of: ${allowed.join(', ')}`,
       };
-      const common = Object.entries(value).filter(([name]) => name !== tag && sameEverywhere(name));
+      // The tag is not among them: its enum differs from one branch to another.
+      const common = Object.entries(value).filter(([name]) => sameEverywhere(name));
       const first = fitting[0]?.pointer ?? pointer;
       return [
         ...made([tagError]),
@@ -186,8 +188,10 @@ export function schemaExplainer(spec: OpenApiDocument, ajv: Ajv2020): SchemaExpl
     }
     const context = ` with ${tag} ${String(tagValue)}`;
     return explain(chosen.pointer, value, path).map((error) => {
+      // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#split-fallback
       const property = error.path.slice(path.length + 1).split('/')[0] ?? '';
-      if (error.path === path || property === tag || sameEverywhere(property)) return error;
+      // No error names the tag: its value is one of the chosen branch's enum.
+      if (error.path === path || sameEverywhere(property)) return error;
       const message = error.message === 'is not a known property' ? 'is not allowed' : error.message;
       return { path: error.path, message: `${message}${context}` };
     });
@@ -196,11 +200,11 @@ export function schemaExplainer(spec: OpenApiDocument, ajv: Ajv2020): SchemaExpl
   function rawErrors(pointer: string, value: unknown, path: string): FieldError[] {
     const validate = validatorAt(pointer);
     validate(value);
-    return made(
-      (validate.errors ?? [])
-        .filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'propertyNames')
-        .map((e) => describeFailure(e, `${path}${e.instancePath}`)),
-    );
+    const described = (validate.errors ?? [])
+      .filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'propertyNames')
+      .map((e) => describeFailure(e, `${path}${e.instancePath}`));
+    // Branches that fail alike say so once.
+    return made([...new Map(described.map((e) => [`${e.path}\n${e.message}`, e])).values()]);
   }
 
   /**

@@ -71,7 +71,7 @@ export function authFailureThrottle({ windowMs, limit, store, onRefused }: RateL
     legacyHeaders: false,
     ...(store && { store }),
     // README, "Security", says how to set TRUST_PROXY; the library's own warning would be a stack trace.
-    validate: { singleCount: false, xForwardedForHeader: false },
+    validate: { xForwardedForHeader: false },
     passOnStoreError: true,
     handler: (req) => {
       onRefused?.();

@@ -11,11 +11,11 @@ import { type OpenApiDocument, operationPath, specOperations } from '../spec.js'
 
 function exampleRequests(spec: OpenApiDocument): { method: string; path: string; body?: string }[] {
   return specOperations(spec).map(({ method, operation, parameters }) => {
-    const pathParameters = parameters.filter((p) => p.in === 'path');
+    // operationPath fills only the path's {names}: the other parameters given go unused.
     const path = operationPath(
       spec,
       operation.operationId,
-      Object.fromEntries(pathParameters.map((p) => [p.name, String(p.example ?? p.name)])),
+      Object.fromEntries(parameters.map((p) => [p.name, String(p.example ?? p.name)])),
     );
     const examples = operation.requestBody?.content['application/json'] as
       | { examples?: Record<string, { value: unknown }> }

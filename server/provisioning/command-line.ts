@@ -1,7 +1,7 @@
 // The CLI's arguments read against its table of commands (usage.ts): the command to run with its
 // options, or what to print instead (help, or a usage error with the usage of its command).
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { type CliCommand, type CommandOption, commandList, commandUsage, wholeUsage } from './usage.js';
+import { type CliCommand, commandList, commandUsage, wholeUsage } from './usage.js';
 
 export type OptionValues = Record<string, string | true>;
 
@@ -9,10 +9,8 @@ export type CommandLine =
   | { run: string; values: OptionValues }
   | { print: string; to: 'stdout' | 'stderr'; exitCode: 0 | 2 };
 
-// A value such as -5 or -0.5e3 after an option that takes one is that option's value, not an option.
-const NEGATIVE_NUMBER = /^-(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?$/i;
-
-const HELP: CommandOption = { name: 'help', about: "this command's usage" };
+/** The option every command takes, a flag. */
+const HELP = 'help';
 
 /** A usage error: its one line, then the usage of its command, or the commands when it has none. */
 export function usageError(message: string, command: CliCommand | undefined, commands: readonly CliCommand[]): string {
@@ -33,14 +31,18 @@ function optionProblem(
   command: CliCommand,
   commands: readonly CliCommand[],
 ): string | undefined {
-  const option = token.name === HELP.name ? HELP : command.options.find((known) => known.name === token.name);
+  // Never --help: a command line that asks for help is answered before its options are judged.
+  const option = command.options.find((known) => known.name === token.name);
   if (!option) {
     const elsewhere = commands.some((other) => other.options.some((known) => known.name === token.name));
     return elsewhere ? `${command.name} takes no ${token.rawName}` : `unknown option ${token.rawName}`;
   }
   if (option.value === undefined) return token.value === undefined ? undefined : `${token.rawName} takes no value`;
   if (token.value === undefined) return `${token.rawName} needs a value`;
-  if (token.inlineValue || !token.value.startsWith('-') || NEGATIVE_NUMBER.test(token.value)) return undefined;
+  // A value such as -5 or -0.5e3 after an option that takes one is that option's value, not an option.
+  // The pattern is made here rather than once for the module, so that a mutation run sees which tests reach it.
+  const negativeNumber = /^-(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?$/i;
+  if (token.inlineValue || !token.value.startsWith('-') || negativeNumber.test(token.value)) return undefined;
   // Most likely the value was left out and the next option taken for it; Node's strict reading refuses it too.
   return `${token.rawName} needs a value (a value that starts with -, such as ${token.value}, is written ${token.rawName}=${token.value})`;
 }
@@ -49,7 +51,7 @@ export function readCommandLine(argv: readonly string[], commands: readonly CliC
   const tokens = tokensOf(argv, commands);
   const positionals = tokens.flatMap((token) => (token.kind === 'positional' ? [token.value] : []));
   const options = tokens.flatMap((token) => (token.kind === 'option' ? [token] : []));
-  const helpAsked = options.some((token) => token.name === HELP.name);
+  const helpAsked = options.some((token) => token.name === HELP);
   const [name, ...operands] = positionals;
   if (name === undefined) {
     return helpAsked

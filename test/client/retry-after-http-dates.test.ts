@@ -14,4 +14,10 @@ describe('an HTTP date in Retry-After', () => {
       expect(retryAfterMs(notHttpDate, NOW)).toBeUndefined();
     }
   });
+
+  it('is read as GMT, as every HTTP date is, whatever zone is written after it', () => {
+    for (const zone of ['PST', '+0100', 'GMT+2']) {
+      expect(retryAfterMs(`Thu, 15 Jan 2026 12:00:30 ${zone}`, NOW)).toBe(30_000);
+    }
+  });
 });

@@ -133,6 +133,21 @@ describe('schemas of other shapes', () => {
         { type: 'object', properties: { carrier: { enum: ['pickup'] }, store: { type: 'string' } } },
       ],
     },
+    // Two kinds of parcel that share the enum of their size: the size tells neither apart.
+    Parcel: {
+      oneOf: [
+        {
+          type: 'object',
+          required: ['size'],
+          properties: { size: { enum: ['small', 'large'] }, weight: { type: 'number' } },
+        },
+        {
+          type: 'object',
+          required: ['size'],
+          properties: { size: { enum: ['small', 'large'] }, volume: { type: 'number' } },
+        },
+      ],
+    },
     // Text, a list of texts, or texts by language.
     Label: {
       type: ['string', 'array', 'object'],
@@ -192,6 +207,12 @@ describe('schemas of other shapes', () => {
     );
     expect(errorsOf('Shipping', { carrier: 'pickup', store: 5 })).toEqual([
       { path: '/x/store', message: 'must be string with carrier pickup' },
+    ]);
+  });
+
+  it('does not tell branches apart by a property whose enum they all share, and says what both branches say once', () => {
+    expect(errorsOf('Parcel', { size: 'huge' })).toEqual([
+      { path: '/x/size', message: 'must be one of: small, large' },
     ]);
   });
 

@@ -95,6 +95,15 @@ describe('a store given to the limiters', () => {
     expect(store.keys).toHaveLength(1);
   });
 
+  it('never asks a key to retry after 0 seconds, even when the window the store gives has already ended', async () => {
+    server = await startTestServer({
+      rateLimit: { windowMs: 60_000, limit: 10, store: new CountedElsewhere(11, -5_000) },
+    });
+    const workspace = await createWorkspace(server.store, server.clock.now());
+    const limited = await listVersions(server, workspace.standardKey);
+    expect([limited.status, limited.headers.get('retry-after')]).toEqual([429, '1']);
+  });
+
   it('holds the failures per address: an address over its limit there is refused, with the delay the store gives', async () => {
     const store = new CountedElsewhere(11, 5_000);
     server = await startTestServer({ authFailureLimit: { windowMs: 60_000, limit: 10, store } });

@@ -61,7 +61,7 @@ describe('reading the arguments', () => {
   });
 
   it.each(optionsWithValues)('%s --%s takes a negative number given apart as its value', (name, option) => {
-    for (const negative of ['-5', '-0.5', '-.5', '-2.', '-1e3', '-1E-3']) {
+    for (const negative of ['-5', '-0.5', '-.5', '-2.', '-1e3', '-1E-3', '-12.5', '-.25', '-1e10']) {
       const line = read([...complete(name), `--${option}`, negative]);
       expect(line).toMatchObject({ run: name, values: { [option]: negative } });
     }
@@ -76,6 +76,13 @@ describe('reading the arguments', () => {
       usageErrorOf(
         'create-workspace',
         '--name needs a value (a value that starts with -, such as -x, is written --name=-x)',
+      ),
+    );
+    // Not even when it ends like a number.
+    expect(read(['create-workspace', '--name', '-x-5'])).toEqual(
+      usageErrorOf(
+        'create-workspace',
+        '--name needs a value (a value that starts with -, such as -x-5, is written --name=-x-5)',
       ),
     );
     expect(read(['create-key', '--workspace', 'w', '--name', 'n', '--limit', '--disabled'])).toEqual(

@@ -385,6 +385,7 @@ describe('SECRETS_KEY', () => {
     expect(first.secretsKey.length).toBe(32);
     expect(second.secretsKey.length).toBe(32);
     expect(first.secretsKey.equals(second.secretsKey)).toBe(false);
+    expect([first.developmentKey, second.developmentKey]).toEqual([undefined, undefined]);
     expect(warnings).toEqual([]);
   });
 });

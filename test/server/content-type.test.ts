@@ -2,7 +2,7 @@
 // parameter but charset=utf-8 (openapi.yaml, the PATCH's requestBody and UnsupportedMediaType).
 import { describe, expect, it } from 'vitest';
 import { contentTypeProblem } from '../../server/http/content-type.js';
-import { call } from '../support/server.js';
+import { call, rawCall } from '../support/server.js';
 import { findOperation } from '../support/spec.js';
 import { useDestination, useTestServer, useWorkspace } from '../support/use-test-server.js';
 
@@ -68,5 +68,20 @@ describe('the Content-Type of requests to the server', () => {
       headers: { 'content-type': 'application/json; p=1' },
     });
     expect(answer.status).toBe(404);
+  });
+
+  it('answers 415 to a JSON body in another charset than UTF-8 sent to an operation without a body', async () => {
+    const body = '{}';
+    const answer = await rawCall(
+      server,
+      [
+        'GET /api/v1/presets/none/versions HTTP/1.1',
+        `Authorization: Bearer ${workspace.managementKey}`,
+        'Content-Type: application/json; charset=latin1',
+        `Content-Length: ${body.length}`,
+      ].join('\r\n'),
+      body,
+    );
+    expect([answer.status, answer.body]).toEqual([415, { error: { code: 415, message: CHARSET, metadata: null } }]);
   });
 });

@@ -80,10 +80,12 @@ describe('the development secrets key', () => {
     expect(warnings).toEqual([]);
   });
 
-  it('that exists but is not a key is a configuration error, not a new key', () => {
+  it('that exists but is not a key is a configuration error naming the file and its length, not a new key', () => {
     const dir = mkdtempSync(join(tmpdir(), 'dev-key-'));
     writeFileSync(join(dir, 'api.db.key'), 'not base64 of 32 bytes\n');
-    expect(() => configFor(`sqlite:${join(dir, 'api.db')}`)).toThrow(ConfigError);
+    expect(() => configFor(`sqlite:${join(dir, 'api.db')}`)).toThrow(
+      new ConfigError(`${join(dir, 'api.db.key')} must be 32 bytes encoded in base64 (got 13 bytes)`),
+    );
     expect(readFileSync(join(dir, 'api.db.key'), 'utf8')).toBe('not base64 of 32 bytes\n');
   });
 

@@ -11,9 +11,16 @@ import { LADDER } from '../../bench/ladder-rungs.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { systemClock } from '../../server/domain/time.js';
 import { UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
+import { warmUp } from '../../server/http/warm-up.js';
 import { bindOperations } from '../../server/operations/bind.js';
 import { operationHandlers } from '../../server/operations/index.js';
-import { type Layer, mountPipeline, requestPipeline } from '../../server/request-pipeline.js';
+import {
+  type Layer,
+  type LayerName,
+  mountPipeline,
+  requestPipeline,
+  type Stage,
+} from '../../server/request-pipeline.js';
 import { createSpecAjv, operationPath, specOperations } from '../../server/spec.js';
 import { openStore, type Store } from '../../server/store/index.js';
 import { destinationTypes, spec } from '../support/server.js';
@@ -88,6 +95,70 @@ describe('the request pipeline', () => {
     expect(() => mountPipeline(express(), spec, [...rest, first])).toThrow(
       /request log, for every request, comes after/,
     );
+  });
+});
+
+describe('mounting the pipeline', () => {
+  /** A layer that notes its name when a request passes it. */
+  const noting =
+    (seen: string[]) =>
+    (name: LayerName, stage: Stage): Layer => ({
+      name,
+      stage,
+      attach: (routers) =>
+        routers[stage === 'every request' ? 'app' : stage].use((_req, _res, next) => {
+          seen.push(name);
+          next();
+        }),
+    });
+  const realLayer = (name: LayerName) => {
+    const found = layers.find((layer) => layer.name === name);
+    if (!found) throw new Error(`no layer ${name}`);
+    return found;
+  };
+
+  it("runs each layer of the checks once per request, after the caller's admission", async () => {
+    const seen: string[] = [];
+    const note = noting(seen);
+    const app = express();
+    mountPipeline(app, spec, [
+      realLayer('operation match'),
+      note('authentication', 'admission'),
+      note('content type', 'checks'),
+      note('json body', 'checks'),
+      note('validator', 'checks'),
+    ]);
+    app.use((_req, res) => {
+      res.json({});
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const first = specOperations(spec)[0];
+      if (!first) throw new Error('the spec has no operation');
+      const path = operationPath(spec, first.operation.operationId, { hash: 'a'.repeat(64), id: 'x', slug: 'x' });
+      await (await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`)).text();
+    } finally {
+      server.close();
+    }
+    expect(seen).toEqual(['authentication', 'content type', 'json body', 'validator']);
+  });
+
+  it("takes the server's own requests at start through the checks before authentication", async () => {
+    const seen: string[] = [];
+    const note = noting(seen);
+    const app = express();
+    mountPipeline(app, spec, [
+      realLayer('operation match'),
+      realLayer('warm-up checks'),
+      note('authentication', 'admission'),
+      note('content type', 'checks'),
+    ]);
+    app.use((_req, res) => {
+      res.json({});
+    });
+    await warmUp(app, spec);
+    expect(seen.slice(0, 2)).toEqual(['content type', 'authentication']);
   });
 });
 

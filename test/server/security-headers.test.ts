@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import helmet from 'helmet';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SECURITY_HEADER_OPTIONS, securityHeaders } from '../../server/http/security-headers.js';
 
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
@@ -34,5 +34,13 @@ describe('security headers', () => {
     expect(ours).toEqual(helmets);
     expect(ours).toContain('content-security-policy');
     expect(ours).not.toContain('x-powered-by');
+  });
+
+  it('remove on each answer the headers helmet removes, X-Powered-By, and no other', () => {
+    const removed: string[] = [];
+    const response = { setHeader: () => response, removeHeader: (name: string) => removed.push(name) };
+    const next = vi.fn();
+    (securityHeaders() as unknown as Middleware)({} as IncomingMessage, response as unknown as ServerResponse, next);
+    expect([removed, next.mock.calls]).toEqual([['X-Powered-By'], [[]]]);
   });
 });
