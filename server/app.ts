@@ -3,24 +3,19 @@
 // injected.
 import { basename, dirname } from 'node:path';
 import express, { type Express } from 'express';
-import type { Logger } from 'pino';
 import {
   type DestinationType,
   type DestinationTypeRules,
   loadDestinationTypeRules,
 } from './domain/destination-config-rules.js';
-import type { Clock } from './domain/time.js';
 import { docsRouter } from './http/docs.js';
 import { envelopeBounds, errorHandler, notFoundHandler, RETRY_AFTER_SECONDS, sendError } from './http/errors.js';
-import type { Metrics } from './http/metrics.js';
-import type { RateLimitOptions } from './http/rate-limit.js';
 import { rootAnswer } from './http/root.js';
 import { requestValidationErrors } from './http/validation-errors.js';
 import { type AnyHandler, bindOperations } from './operations/bind.js';
 import { operationHandlers } from './operations/index.js';
-import { mountPipeline, requestPipeline } from './request-pipeline.js';
-import { apiBasePaths, createSpecAjv, type OpenApiDocument, specPath } from './spec.js';
-import type { Store } from './store/index.js';
+import { mountPipeline, type PipelineDeps, requestPipeline } from './request-pipeline.js';
+import { apiBasePaths, createSpecAjv, specPath } from './spec.js';
 
 export { BODY_LIMIT_BYTES, validatorOptions } from './request-pipeline.js';
 
@@ -33,29 +28,16 @@ const PATHS = {
   docs: '/docs',
 } as const;
 
-export interface AppDeps {
-  store: Store;
-  clock: Clock;
-  logger: Logger;
-  spec: OpenApiDocument;
-  /** Check every response against the spec (development and tests); requests are always checked. */
-  validateResponses: boolean;
-  /** Requests per key. */
-  rateLimit: RateLimitOptions;
-  /** Failed authentications per client address. */
-  authFailureLimit: RateLimitOptions;
+/** What the request path needs (request-pipeline.ts), and what the app adds around it. */
+export interface AppDeps extends Omit<PipelineDeps, 'probePaths'> {
   /** Express's `trust proxy`: which proxies' X-Forwarded-For gives the client address; none when false. */
   trustProxy?: boolean | number | string;
-  /** Origins allowed by CORS; CORS stays off when empty. */
-  corsOrigins?: string[];
   /** The per-type config rules of the spec, when the caller has them already. */
   destinationTypes?: ReadonlyMap<DestinationType, DestinationTypeRules>;
   /** Whether the process is shutting down: /readyz then answers 503, so that balancers move on. */
   shuttingDown?: () => boolean;
   /** The handlers by operationId; the server's own unless a test gives others. */
   handlers?: Readonly<Record<string, AnyHandler>>;
-  /** Prometheus metrics of every request (METRICS_PORT); none when absent. */
-  metrics?: Metrics;
 }
 
 export function createApp(deps: AppDeps): Express {
