@@ -15,6 +15,21 @@ export const RECORD_FILE = join(RECORD_DIR, 'record.json');
 /** The page of mutation testing, which holds the status block. */
 export const STATUS_PAGE = join(projectRoot, 'notes', 'mutation-testing.md');
 
+/**
+ * Writes Stryker's results as the record keeps them: without the folder the run happened in
+ * (Stryker notes it as `projectRoot` and in the checker's messages), which is the machine's, not
+ * the project's. Stryker reads neither back when it resumes.
+ */
+export function writeRecordedResults(results: MutationTestResult): void {
+  writeFileSync(RECORDED_RESULTS, recordedResultsText(results, projectRoot));
+}
+
+/** The results as JSON text, with the folder `root` left out (writeRecordedResults). */
+export function recordedResultsText(results: MutationTestResult, root: string): string {
+  const { projectRoot: _where, ...kept } = results as MutationTestResult & { projectRoot?: string };
+  return `${JSON.stringify(kept, null, 2).split(`${root}/`).join('')}\n`;
+}
+
 export interface RunRecord {
   /** The commit the run started from. */
   commit: string;

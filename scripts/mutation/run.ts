@@ -22,6 +22,7 @@ import {
   uncommittedFiles,
   withStatusBlock,
   writeRecord,
+  writeRecordedResults,
 } from './record.js';
 import { printScore, REPORT_PATH } from './score.js';
 import { summarize } from './summary.js';
@@ -64,6 +65,7 @@ export async function main(args: string[]): Promise<number> {
   };
   writeRecord(record);
   const results = JSON.parse(readFileSync(RECORDED_RESULTS, 'utf8')) as MutationTestResult;
+  writeRecordedResults(results);
   const block = statusBlock(record, summarize(results), mutantCount(results));
   writeFileSync(STATUS_PAGE, withStatusBlock(readFileSync(STATUS_PAGE, 'utf8'), block));
   console.log(

@@ -28,6 +28,7 @@ import {
   withScopedResults,
   withStatusBlock,
   writeRecord,
+  writeRecordedResults,
 } from './record.js';
 import { printScore } from './score.js';
 import { summarize } from './summary.js';
@@ -52,7 +53,7 @@ function runStryker(configPath: string): Promise<number> {
 export function mergeIntoRecord(scopedResults: MutationTestResult, run: ScopedRun): void {
   const { record, results } = readRecorded();
   const merged = withScopedResults(results, scopedResults, scopedFiles(run.mutate));
-  writeFileSync(RECORDED_RESULTS, `${JSON.stringify(merged, null, 2)}\n`);
+  writeRecordedResults(merged);
   const next = { ...record, scoped: [...(record.scoped ?? []), run] };
   writeRecord(next);
   const block = statusBlock(next, summarize(merged), mutantCount(merged));

@@ -3,12 +3,15 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { MutationTestResult } from 'mutation-testing-report-schema';
 import { describe, expect, it } from 'vitest';
 import {
   describeRecord,
   mutantCount,
+  RECORDED_RESULTS,
   type RunRecord,
   readRecorded,
+  recordedResultsText,
   STATUS_END,
   STATUS_PAGE,
   STATUS_START,
@@ -46,6 +49,25 @@ describe('the record of the whole run', () => {
   it('meets every target', () => {
     const { results } = readRecorded();
     expect(summarize(results).targets.filter((target) => !target.met)).toEqual([]);
+  });
+
+  it('names no folder of the machine it ran on, as written and as Stryker would leave it', () => {
+    expect(readFileSync(RECORDED_RESULTS, 'utf8')).not.toContain(projectRoot);
+    const fromStryker = {
+      schemaVersion: '2',
+      thresholds: { high: 80, low: 60 },
+      projectRoot: '/some/checkout',
+      files: {
+        'server/a.ts': {
+          language: 'typescript',
+          source: '',
+          mutants: [{ id: '1', statusReason: "import('/some/checkout/server/b')" }],
+        },
+      },
+    } as unknown as MutationTestResult;
+    const text = recordedResultsText(fromStryker, '/some/checkout');
+    expect(text).not.toContain('/some/checkout');
+    expect(text).toContain("import('server/b')");
   });
 
   it('names a commit of this repository', () => {
