@@ -4,6 +4,7 @@
 // notes/mutation-testing.md is a block written from both, and a test checks that it still is.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MutationTestResult } from 'mutation-testing-report-schema';
 import { projectRoot } from '../../server/project-root.js';
@@ -24,10 +25,13 @@ export function writeRecordedResults(results: MutationTestResult): void {
   writeFileSync(RECORDED_RESULTS, recordedResultsText(results, projectRoot));
 }
 
-/** The results as JSON text, with the folder `root` left out (writeRecordedResults). */
-export function recordedResultsText(results: MutationTestResult, root: string): string {
+/**
+ * The results as JSON text, with the folder `root` left out and the temporary folder (`tmp`) that
+ * killed mutants' messages name written `<tmp>` (writeRecordedResults).
+ */
+export function recordedResultsText(results: MutationTestResult, root: string, tmp: string = tmpdir()): string {
   const { projectRoot: _where, ...kept } = results as MutationTestResult & { projectRoot?: string };
-  return `${JSON.stringify(kept, null, 2).split(`${root}/`).join('')}\n`;
+  return `${JSON.stringify(kept, null, 2).split(`${root}/`).join('').split(`${tmp}/`).join('<tmp>/')}\n`;
 }
 
 export interface RunRecord {

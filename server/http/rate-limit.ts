@@ -36,8 +36,8 @@ export function rateLimitPerKey({ windowMs, limit, store, onRefused }: RateLimit
     ...(store && { store }),
     // Counted after authentication, by key: never by address, never for anonymous requests.
     keyGenerator: (_req, res) => res.locals.caller.keyId,
-    // The check that no request is counted twice keeps a map per request; the limiter is mounted once
-    // per route (server/app.ts), which the rate-limit tests check by counting.
+    // The check that no request is counted twice keeps a map of requests; the limiter is mounted once
+    // (server/request-pipeline.ts), which the rate-limit tests check by counting.
     validate: { singleCount: false },
     // If the shared store fails, serve rather than refuse everyone; the failure is logged upstream.
     passOnStoreError: true,

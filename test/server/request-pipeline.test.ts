@@ -21,7 +21,7 @@ import {
   requestPipeline,
   type Stage,
 } from '../../server/request-pipeline.js';
-import { createSpecAjv, operationPath, specOperations } from '../../server/spec.js';
+import { createSpecAjv, operationPath, type SpecOperation, specOperations } from '../../server/spec.js';
 import { openStore, type Store } from '../../server/store/index.js';
 import { destinationTypes, spec } from '../support/server.js';
 
@@ -50,6 +50,12 @@ afterAll(async () => {
   await store.close();
 });
 
+/** The operation's path with each path parameter's example from the spec. */
+function examplePath({ operation, parameters }: SpecOperation): string {
+  const values = parameters.filter((p) => p.in === 'path').map((p) => [p.name, String(p.example ?? p.name)]);
+  return operationPath(spec, operation.operationId, Object.fromEntries(values));
+}
+
 /** The status of a GET of the first operation, through `prefix` and then a constant 200. */
 async function statusThrough(prefix: readonly Layer[]): Promise<number> {
   const app = express();
@@ -65,7 +71,7 @@ async function statusThrough(prefix: readonly Layer[]): Promise<number> {
   try {
     const first = specOperations(spec)[0];
     if (!first) throw new Error('the spec has no operation');
-    const path = operationPath(spec, first.operation.operationId, { hash: 'a'.repeat(64), id: 'x', slug: 'x' });
+    const path = examplePath(first);
     const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`);
     return response.status;
   } finally {
@@ -136,7 +142,7 @@ describe('mounting the pipeline', () => {
     try {
       const first = specOperations(spec)[0];
       if (!first) throw new Error('the spec has no operation');
-      const path = operationPath(spec, first.operation.operationId, { hash: 'a'.repeat(64), id: 'x', slug: 'x' });
+      const path = examplePath(first);
       await (await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`)).text();
     } finally {
       server.close();
