@@ -22,6 +22,7 @@ import {
   checkRequestShape,
   findOperation,
   forOperations,
+  forOperationsWithBody,
   jsonBody,
   matchedOperation,
   rejectPendingFieldErrors,
@@ -193,7 +194,7 @@ export function requestPipeline(
     layer('content type', 'checks', checkContentType),
     // Every check that needs no body has passed: a client waiting for `100 Continue` gets it now.
     layer('body admission', 'checks', forOperations(admitBody(BODY_LIMIT_BYTES))),
-    layer('json body', 'checks', forOperations(jsonBody(BODY_LIMIT_BYTES))),
+    layer('json body', 'checks', forOperationsWithBody(jsonBody(BODY_LIMIT_BYTES))),
     layer('request shape', 'checks', checkRequestShape(spec)),
     layer('storable text', 'checks', checkStorableText(spec)),
     // The sizes before the validator: the body it reads is cut down to what its schemas allow.

@@ -150,6 +150,7 @@ function toHttpError(
       case 'entity.parse.failed':
         return new HttpError(400, 'Request body is not valid JSON.');
       case 'encoding.unsupported':
+      // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#charset-refused-first
       case 'charset.unsupported':
         return new HttpError(415, 'Unsupported request encoding; send UTF-8 JSON.');
       default:

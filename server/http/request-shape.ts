@@ -81,6 +81,11 @@ export function forOperations(handler: RequestHandler): RequestHandler {
   return (req, res, next) => (matched.has(req) ? handler(req, res, next) : next());
 }
 
+/** Runs `handler` for a request to an operation that takes a body; a body sent to any other is not read. */
+export function forOperationsWithBody(handler: RequestHandler): RequestHandler {
+  return (req, res, next) => (matched.get(req)?.operation.requestBody ? handler(req, res, next) : next());
+}
+
 /** After findOperation and the JSON body parser. */
 export function checkRequestShape(spec: OpenApiDocument): RequestHandler {
   const integersOf = new Map(
