@@ -11,6 +11,7 @@ import { join, relative } from 'node:path';
 import { parseArgsOrMessage } from '../shared/cli-args.js';
 import { runMain } from '../shared/run-main.js';
 import { printScore } from './score.js';
+import { STRYKER_BIN } from './stryker.js';
 
 const USAGE = 'usage: npm run test:mutation:changed -- [ref] [--budget-minutes <n>]';
 // npm runs scripts from the project's folder; everything here is relative to it.
@@ -75,8 +76,7 @@ function stopGroup(pid: number): void {
 }
 
 function runStryker(configPath: string, budgetMs: number): Promise<'done' | 'failed' | 'over budget'> {
-  const stryker = join(projectRoot, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
-  const child = spawn(process.execPath, [stryker, 'run', configPath], {
+  const child = spawn(process.execPath, [STRYKER_BIN, 'run', configPath], {
     cwd: projectRoot,
     stdio: 'inherit',
     detached: true,

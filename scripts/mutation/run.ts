@@ -4,12 +4,9 @@
 // time) and the status block of notes/mutation-testing.md, then prints the score; commit mutation/
 // and that page with it.
 // Exit codes: Stryker's when it fails, else 0 when every target is met and 1 when one is missed.
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
 import type { MutationTestResult } from 'mutation-testing-report-schema';
-import { projectRoot } from '../../server/project-root.js';
 import { runMain } from '../shared/run-main.js';
 import {
   currentCommit,
@@ -25,20 +22,8 @@ import {
   writeRecordedResults,
 } from './record.js';
 import { printScore, REPORT_PATH } from './score.js';
+import { runStryker } from './stryker.js';
 import { summarize } from './summary.js';
-
-function runStryker(args: string[]): Promise<number> {
-  const stryker = join(projectRoot, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
-  const child = spawn(process.execPath, [stryker, 'run', ...args], { cwd: projectRoot, stdio: 'inherit' });
-  const forward = (signal: NodeJS.Signals) => child.kill(signal);
-  process.once('SIGINT', forward).once('SIGTERM', forward);
-  return new Promise((resolve) => {
-    child.on('close', (code) => {
-      process.off('SIGINT', forward).off('SIGTERM', forward);
-      resolve(code ?? 1);
-    });
-  });
-}
 
 function previousRecord(): RunRecord | null {
   if (!existsSync(RECORDED_RESULTS) || !existsSync(RECORD_FILE)) return null;

@@ -7,7 +7,6 @@
 // status block of notes/mutation-testing.md then says. For answering a few survivors without a
 // whole run; `npm run test:mutation` remains the run of everything.
 // Exit codes: 0 every target met, 1 a target missed or Stryker failed, 2 a bad argument.
-import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
@@ -31,23 +30,11 @@ import {
   writeRecordedResults,
 } from './record.js';
 import { printScore } from './score.js';
+import { runStryker } from './stryker.js';
 import { summarize } from './summary.js';
 
 const USAGE = 'usage: npm run test:mutation:scoped -- <mutate pattern>... [--concurrency <n>]';
 const SCOPED_DIR = join(projectRoot, 'reports', 'mutation-scoped');
-
-function runStryker(configPath: string): Promise<number> {
-  const stryker = join(projectRoot, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
-  const child = spawn(process.execPath, [stryker, 'run', configPath], { cwd: projectRoot, stdio: 'inherit' });
-  const forward = (signal: NodeJS.Signals) => child.kill(signal);
-  process.once('SIGINT', forward).once('SIGTERM', forward);
-  return new Promise((resolve) => {
-    child.on('close', (code) => {
-      process.off('SIGINT', forward).off('SIGTERM', forward);
-      resolve(code ?? 1);
-    });
-  });
-}
 
 /** The record with a scoped run's results merged in, written to mutation/ and the status block. */
 export function mergeIntoRecord(scopedResults: MutationTestResult, run: ScopedRun): void {
@@ -89,7 +76,7 @@ export async function main(args: string[]): Promise<number> {
   const commit = currentCommit();
   const uncommitted = uncommittedFiles();
   const started = performance.now();
-  const code = await runStryker(configPath);
+  const code = await runStryker([configPath]);
   if (code !== 0) return 1;
   const scopedResults = JSON.parse(readFileSync(incrementalFile, 'utf8')) as MutationTestResult;
   const report = JSON.parse(readFileSync(join(SCOPED_DIR, 'mutation.json'), 'utf8')) as MutationTestResult;

@@ -126,27 +126,13 @@ describe('mounting the pipeline', () => {
   it("runs each layer of the checks once per request, after the caller's admission", async () => {
     const seen: string[] = [];
     const note = noting(seen);
-    const app = express();
-    mountPipeline(app, spec, [
+    await statusThrough([
       realLayer('operation match'),
       note('authentication', 'admission'),
       note('content type', 'checks'),
       note('json body', 'checks'),
       note('validator', 'checks'),
     ]);
-    app.use((_req, res) => {
-      res.json({});
-    });
-    const server = app.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    try {
-      const first = specOperations(spec)[0];
-      if (!first) throw new Error('the spec has no operation');
-      const path = examplePath(first);
-      await (await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`)).text();
-    } finally {
-      server.close();
-    }
     expect(seen).toEqual(['authentication', 'content type', 'json body', 'validator']);
   });
 
