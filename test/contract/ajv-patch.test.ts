@@ -1,9 +1,15 @@
-// Ajv 8.20.0, patched at install from patches/ (notes/patched-dependencies.md): with allErrors,
-// the errors of a failing $ref (or of a function keyword) were added to those collected so far with
-// concat, a copy of them all each time, quadratic in the number of failing items; the patch appends
-// them in place. Drop the patch, and this test's check of the generated code, once a release has it.
-import { readFileSync } from 'node:fs';
+// Ajv 8.20.0, patched at install from patches/ (notes/patched-dependencies.md):
+// - 001: with allErrors, the errors of a failing $ref (or of a function keyword) were added to those
+//   collected so far with concat, a copy of them all each time, quadratic in the number of failing
+//   items; the patch appends them in place;
+// - 002: with coerceTypes, a string whose number is past the range of a double ('1e999', 400
+//   digits, 'Infinity') was coerced to Infinity and passed `type: number` and `type: integer`, which
+//   a value already Infinity does not (strictNumbers), and then every number keyword (maximum...);
+//   the patch coerces a string only to a finite number (ajv-validator/ajv#2661).
+// Drop a patch, and this test's checks of it, once a release has its fix.
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 
@@ -26,6 +32,16 @@ const ruleList = {
 describe('the Ajv patch', () => {
   it('is for the installed version', () => {
     expect(installed).toBe('8.20.0');
+  });
+
+  it('is one of the two patches of Ajv, applied in order at install', () => {
+    const patches = readdirSync(fileURLToPath(new URL('../../patches', import.meta.url))).filter(
+      (name) => name.startsWith('ajv+') && name.endsWith('.patch'),
+    );
+    expect(patches.sort()).toEqual([
+      `ajv+${installed}+001+linear-error-lists.patch`,
+      `ajv+${installed}+002+finite-number-coercion.patch`,
+    ]);
   });
 
   it('appends the errors of a failing $ref in place: the generated code copies no error list', () => {
@@ -82,5 +98,76 @@ describe('the Ajv patch', () => {
     const validate = new Ajv2020({ allErrors: true, inlineRefs: false }).compile(ruleList);
     validate(Array.from({ length: 20_000 }, () => ({})));
     expect(validate.errors).toHaveLength(40_000);
+  });
+});
+
+describe('the Ajv patch of string coercion (002)', () => {
+  const beyondDouble = [
+    `1${'0'.repeat(400)}`,
+    `-${'9'.repeat(400)}`,
+    '9'.repeat(309),
+    '1e999',
+    '-1e999',
+    'Infinity',
+    '-Infinity',
+  ];
+  const coercing = (schema: object, options: object = {}) =>
+    new Ajv2020({ coerceTypes: true, allErrors: true, ...options }).compile({
+      type: 'object',
+      properties: { value: schema },
+    });
+  const coerced = (validate: (data: unknown) => boolean, value: unknown) => {
+    const data = { value };
+    return { valid: validate(data), value: data.value, errors: (validate as { errors?: unknown }).errors };
+  };
+
+  it.each(['integer', 'number'])(
+    'refuses, as %s, a string past the range of a double, and leaves it a string',
+    (type) => {
+      const validate = coercing({ type });
+      for (const value of beyondDouble) {
+        expect(coerced(validate, value), value.slice(0, 12)).toEqual({
+          valid: false,
+          value,
+          errors: [expect.objectContaining({ instancePath: '/value', keyword: 'type' })],
+        });
+      }
+    },
+  );
+
+  it('refuses them whatever the bounds: maximum and minimum no longer see Infinity', () => {
+    const validate = coercing({ type: ['integer', 'null'], minimum: 0, maximum: 100 });
+    for (const value of beyondDouble) expect(coerced(validate, value).valid, value.slice(0, 12)).toBe(false);
+  });
+
+  it('still coerces the strings of finite numbers: 1e300 to a number, 42 to an integer', () => {
+    expect(coerced(coercing({ type: 'number' }), '1e300')).toMatchObject({ valid: true, value: 1e300 });
+    expect(coerced(coercing({ type: 'number' }), '-2.5')).toMatchObject({ valid: true, value: -2.5 });
+    expect(coerced(coercing({ type: 'integer' }), '42')).toMatchObject({ valid: true, value: 42 });
+    expect(coerced(coercing({ type: 'integer' }), `${Number.MAX_VALUE}`)).toMatchObject({
+      valid: true,
+      value: Number.MAX_VALUE,
+    });
+    expect(coerced(coercing({ type: 'integer' }), '2.5')).toMatchObject({ valid: false, value: '2.5' });
+  });
+
+  it('coerces the one item of an array alike (coerceTypes: array)', () => {
+    const validate = coercing({ type: 'integer' }, { coerceTypes: 'array' });
+    expect(coerced(validate, ['42'])).toMatchObject({ valid: true, value: 42 });
+    expect(coerced(validate, ['1e999'])).toMatchObject({ valid: false });
+  });
+
+  it('keeps coercing them to Infinity with strictNumbers off, as Ajv takes Infinity then', () => {
+    const validate = coercing({ type: 'number' }, { strictNumbers: false });
+    expect(coerced(validate, '1e999')).toMatchObject({ valid: true, value: Number.POSITIVE_INFINITY });
+  });
+
+  it('adds the test of a finite number to the generated coercion of a string', () => {
+    const source = (type: string, options: object = {}) =>
+      new Ajv2020({ coerceTypes: true, code: { source: true }, ...options }).compile({ type }).source?.validateCode ??
+      '';
+    expect(source('integer')).toMatch(/!\(data % 1\) && isFinite\(\+data\)\)+\{coerced\d* = \+data;/);
+    expect(source('number')).toMatch(/data == \+data && isFinite\(\+data\)\)+\{coerced\d* = \+data;/);
+    expect(source('number', { strictNumbers: false })).not.toMatch(/isFinite/);
   });
 });

@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { ConfigValues } from '../../server/domain/destination-config-rules.js';
 import { createDestination, type NewDestinationInput } from '../../server/provisioning/index.js';
+import { escapePointer, nodeAt, specOperations } from '../../server/spec.js';
 import { boundaryCases } from '../support/boundaries.js';
 import { rawRows, testDatabaseKind } from '../support/database.js';
 import { call, destinationTypes } from '../support/server.js';
-import { requestBodySchema, spec } from '../support/spec.js';
+import { requestBodySchema, resolveRef, spec } from '../support/spec.js';
 import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'destinations-test-'));
@@ -49,6 +50,45 @@ const patch = (id: string, body: unknown, options: { key?: string; headers?: Rec
     body,
     headers: options.headers,
   });
+
+interface SchemaNode {
+  $ref?: string;
+  type?: string | string[];
+  properties?: Record<string, object>;
+  items?: object;
+  additionalProperties?: boolean | object;
+  oneOf?: object[];
+  anyOf?: object[];
+  allOf?: object[];
+}
+
+const requestBodyPointer = (template: string, method: string) =>
+  `#/paths/${escapePointer(template)}/${method}/requestBody/content/application~1json/schema`;
+
+/**
+ * Where a body that `schema` takes may hold a number, as paths from `at` (`*` for any item or
+ * key): a schema of type number or integer, or one that takes any value (no type, or the
+ * properties of an object that does not close them).
+ */
+function numericFieldsOf(schema: unknown, at: string, within: ReadonlySet<unknown> = new Set()): string[] {
+  const node = resolveRef(schema as object) as SchemaNode;
+  if (within.has(node)) return [];
+  const inner = new Set(within).add(node);
+  const types = node.type === undefined ? [] : [node.type].flat();
+  const composed = [...(node.oneOf ?? []), ...(node.anyOf ?? []), ...(node.allOf ?? [])];
+  const takesAnything = types.length === 0 && composed.length === 0 && !('const' in node) && !('enum' in node);
+  const extra = node.additionalProperties;
+  const fields = [
+    ...(takesAnything || types.includes('number') || types.includes('integer') ? [at] : []),
+    ...Object.entries(node.properties ?? {}).flatMap(([name, p]) => numericFieldsOf(p, `${at}/${name}`, inner)),
+    ...(node.items ? numericFieldsOf(node.items, `${at}/*`, inner) : []),
+    ...(types.includes('object') && extra !== false
+      ? numericFieldsOf(extra === true ? {} : (extra ?? {}), `${at}/*`, inner)
+      : []),
+    ...composed.flatMap((s) => numericFieldsOf(s, at, inner)),
+  ];
+  return [...new Set(fields)].sort();
+}
 
 async function stored(id: string) {
   const destination = await server.store.destinations.find(workspace.id, id);
@@ -487,6 +527,78 @@ describe('updateObservabilityDestination', () => {
       });
       expect(response.status).toBe(401);
       expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    });
+  });
+
+  // JSON writes numbers past the range of a double (1e999), which JSON.parse reads as Infinity:
+  // the validator's strictNumbers refuses them as it refuses any value that is not a finite number.
+  describe('numbers of the body past the range of a double', () => {
+    const rulesOf = (rule: string) => `{"filter_rules":{"groups":[{"rules":[${rule}]}]}}`;
+    const ruleValue = '/body/filter_rules/groups/0/rules/0/value';
+
+    it('are in the bodies of the contract at the fields tested here, and nowhere else', () => {
+      const bodies = specOperations(spec).flatMap(({ template, method, operation }) =>
+        operation.requestBody
+          ? [[operation.operationId, numericFieldsOf(nodeAt(spec, requestBodyPointer(template, method)), '/body')]]
+          : [],
+      );
+      expect(Object.fromEntries(bodies)).toEqual({
+        updateObservabilityDestination: ['/body/filter_rules/groups/*/rules/*/value', '/body/sampling_rate'],
+      });
+    });
+
+    it.each([
+      ['sampling_rate 1e999', '{"sampling_rate":1e999}', '/body/sampling_rate'],
+      ['sampling_rate -1e999', '{"sampling_rate":-1e999}', '/body/sampling_rate'],
+      ['sampling_rate of 400 digits', `{"sampling_rate":1${'0'.repeat(400)}}`, '/body/sampling_rate'],
+      ['sampling_rate 1e-400 (0 as a double)', '{"sampling_rate":1e-400}', '/body/sampling_rate'],
+      ['a numeric rule value 1e400', rulesOf('{"field":"total_cost","operator":"gt","value":1e400}'), ruleValue],
+      ['a numeric rule value -1e999', rulesOf('{"field":"total_cost","operator":"lte","value":-1e999}'), ruleValue],
+      ['an equality rule value -1e999', rulesOf('{"field":"model","operator":"equals","value":-1e999}'), ruleValue],
+      ['an equality rule value 1e999', rulesOf('{"field":"model","operator":"not_equals","value":1e999}'), ruleValue],
+    ])('refuses %s with 400 naming it, and changes nothing', async (_name, rawBody, path) => {
+      const destination = await newDestination();
+      const before = await stored(destination.id);
+      const response = await call(server, 'PATCH', `/api/v1/observability/destinations/${destination.id}`, {
+        key: workspace.managementKey,
+        rawBody,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(response.status).toBe(400);
+      expect(response.body.error.metadata.errors.map((e: { path: string }) => e.path)).toEqual([path]);
+      expect(await stored(destination.id)).toEqual(before);
+    });
+
+    it('names each of them in one body', async () => {
+      const destination = await newDestination();
+      const rules = [
+        '{"field":"total_cost","operator":"gt","value":1e400}',
+        '{"field":"model","operator":"equals","value":-1e999}',
+      ];
+      const response = await call(server, 'PATCH', `/api/v1/observability/destinations/${destination.id}`, {
+        key: workspace.managementKey,
+        rawBody: `{"sampling_rate":-1e999,"filter_rules":{"groups":[{"rules":[${rules.join(',')}]}]}}`,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(response.status).toBe(400);
+      expect(response.body.error.metadata.errors.map((e: { path: string }) => e.path)).toEqual([
+        '/body/sampling_rate',
+        '/body/filter_rules/groups/0/rules/0/value',
+        '/body/filter_rules/groups/0/rules/1/value',
+      ]);
+    });
+
+    it('takes the finite numbers at the ends of a double, and stores them as sent', async () => {
+      const destination = await newDestination();
+      const rules = [
+        { field: 'total_cost', operator: 'gt', value: -Number.MAX_VALUE },
+        { field: 'total_tokens', operator: 'lt', value: Number.MIN_VALUE },
+        { field: 'model', operator: 'equals', value: Number.MAX_VALUE },
+      ];
+      const response = await patch(destination.id, { filter_rules: { groups: [{ rules }] } });
+      expect(response.status).toBe(200);
+      expect(response.body.data.filter_rules.groups[0].rules).toEqual(rules);
+      expect((await stored(destination.id)).state.filter_rules?.groups[0]?.rules).toEqual(rules);
     });
   });
 

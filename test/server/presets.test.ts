@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_CONFIG_JSON_LENGTH, PAGE_CHARACTER_BUDGET } from '../../server/domain/presets.js';
 import { addPresetVersion } from '../../server/provisioning/index.js';
-import { escapePointer, nodeAt } from '../../server/spec.js';
+import { escapePointer, nodeAt, specOperations } from '../../server/spec.js';
 import { boundaryCases, toQueryValue } from '../support/boundaries.js';
 import { call } from '../support/server.js';
-import { findOperation, spec } from '../support/spec.js';
+import { findOperation, resolveRef, spec } from '../support/spec.js';
 import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 
 const SLUG = 'support-agent';
@@ -114,6 +114,100 @@ describe('listPresetVersions', () => {
       expect(response.body.error.metadata.errors[0].path).toBe(`/query/${query.split('=')[0]}`);
     },
   );
+
+  // A string of digits past the range of a double reads as Infinity: the validator's coercion
+  // passed it (an Ajv bug, patched: patches/ajv+8.20.0+002+finite-number-coercion.patch), and the
+  // store was asked for Infinity versions (a 500 on SQLite, an empty page or the first one else).
+  describe('numbers past the range of the parameter, however they are written', () => {
+    const digits400 = `1${'0'.repeat(400)}`;
+    // The fields that metadata.errors names (a value past a bound may fail its maximum and its format alike).
+    const failingFields = (response: Awaited<ReturnType<typeof list>>): string[] =>
+      [...new Set<string>(response.body.error.metadata.errors.map((e: { path: string }) => e.path))].sort();
+    const refused: [name: string, query: string][] = [
+      ['limit of 401 digits (Infinity as a double)', `limit=${digits400}`],
+      ['limit of 309 nines (the first length past a double)', `limit=${'9'.repeat(309)}`],
+      ['limit of 309 digits that a double holds (1e308)', `limit=1${'0'.repeat(308)}`],
+      ['limit of - and 400 digits (-Infinity)', `limit=-${'9'.repeat(400)}`],
+      ['limit 1e999', 'limit=1e999'],
+      ['limit Infinity', 'limit=Infinity'],
+      ['limit -Infinity', 'limit=-Infinity'],
+      ['limit +5, the + encoded', 'limit=%2B5'],
+      ['limit +5, the + read as a space', 'limit=+5'],
+      ['limit -0, below the minimum', 'limit=-0'],
+      ['limit 2^53 + 1', 'limit=9007199254740993'],
+      ['offset of 401 digits (Infinity as a double)', `offset=${digits400}`],
+      ['offset of 309 nines', `offset=${'9'.repeat(309)}`],
+      ['offset of - and 400 digits (-Infinity)', `offset=-${'9'.repeat(400)}`],
+      ['offset 1e999', 'offset=1e999'],
+      ['offset -1e999', 'offset=-1e999'],
+      ['offset Infinity', 'offset=Infinity'],
+      ['offset +5', 'offset=%2B5'],
+      ['offset 2147483648, one past the maximum', 'offset=2147483648'],
+      ['offset -2147483649', 'offset=-2147483649'],
+    ];
+    it('are tested for every numeric parameter of the contract: no path or header parameter is one', () => {
+      const numeric = specOperations(spec).flatMap(({ operation, parameters }) =>
+        parameters
+          .filter(({ schema }) => [resolveRef(schema).type].flat().some((t) => t === 'integer' || t === 'number'))
+          .map(({ in: location, name }) => `${operation.operationId} ${location} ${name}`),
+      );
+      expect(numeric.sort()).toEqual(['listPresetVersions query limit', 'listPresetVersions query offset']);
+    });
+
+    it.each(refused)('refuses the %s with 400 naming it', async (_name, query) => {
+      const response = await list(`?${query}`);
+      expect(response.status).toBe(400);
+      expect(response.body.error.code).toBe(400);
+      expect(failingFields(response)).toEqual([`/query/${query.split('=')[0]}`]);
+    });
+
+    it('names both parameters when both are past their range', async () => {
+      const response = await list(`?offset=-${'9'.repeat(400)}&limit=${digits400}`);
+      expect(response.status).toBe(400);
+      expect(failingFields(response)).toEqual(['/query/limit', '/query/offset']);
+    });
+
+    const versions = (response: Awaited<ReturnType<typeof list>>) =>
+      response.body.data.map((v: { version: number }) => v.version);
+
+    it.each([
+      ['limit=1', [1]],
+      ['limit=100', [1, 2, 3, 4, 5, 6, 7]],
+      ['offset=0', [1, 2, 3, 4, 5, 6, 7]],
+      ['offset=2147483647', []],
+      ['offset=2147483647&limit=100', []],
+      ['offset=6&limit=1', [7]],
+    ])('answers the boundary %s with 200', async (query, expected) => {
+      const response = await list(`?${query}`);
+      expect(response.status).toBe(200);
+      expect(versions(response)).toEqual(expected);
+      expect(response.body.total_count).toBe(VERSION_COUNT);
+    });
+
+    // Digits are digits: leading zeros change no value, and the value is checked against the bounds.
+    it.each([
+      ['limit=003', [1, 2, 3]],
+      ['limit=0100', [1, 2, 3, 4, 5, 6, 7]],
+      [`limit=${'0'.repeat(400)}2`, [1, 2]],
+      ['offset=005', [6, 7]],
+      [`offset=${'0'.repeat(400)}`, [1, 2, 3, 4, 5, 6, 7]],
+      ['offset=-0', [1, 2, 3, 4, 5, 6, 7]],
+      ['offset=002147483647', []],
+    ])('reads %s, leading zeros and all, as its value', async (query, expected) => {
+      const response = await list(`?${query}`);
+      expect(response.status).toBe(200);
+      expect(versions(response)).toEqual(expected);
+    });
+
+    it.each(['limit=0101', 'limit=000', `offset=0${'0'.repeat(400)}2147483648`])(
+      'refuses %s, leading zeros and all, past its bounds',
+      async (query) => {
+        const response = await list(`?${query}`);
+        expect(response.status).toBe(400);
+        expect(failingFields(response)).toEqual([`/query/${query.split('=')[0]}`]);
+      },
+    );
+  });
 
   describe('boundary values of the contract', () => {
     const queryCases = boundaryCases.filter(
