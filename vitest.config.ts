@@ -14,9 +14,12 @@ const postgresSuites = [
   'test/server/presets.test.ts',
   'test/server/errors.test.ts',
   'test/server/unstorable-text.test.ts',
+  'test/server/regex-filter-rules.test.ts',
+  'test/server/not-utf8.test.ts',
   'test/client/server.test.ts',
   'test/conformance/properties.test.ts',
   'test/conformance/independent-rules.test.ts',
+  'test/conformance/command.test.ts',
   'test/postgres/**/*.test.ts',
 ];
 

@@ -228,7 +228,7 @@ export interface components {
             logic?: "and" | "or";
             rules: components["schemas"]["FilterRule"][];
         };
-        /** @description One condition on a field of a request. What `value` must be depends on the operator: a number for `gt`, `lt`, `gte` and `lte`; a string for `contains`, `not_contains`, `starts_with` and `ends_with`; a regular expression (ECMAScript syntax) for `regex`; a string or a number for `equals` and `not_equals`; nothing for `exists` and `not_exists`. */
+        /** @description One condition on a field of a request. What `value` must be depends on the operator: a number for `gt`, `lt`, `gte` and `lte`; a string for `contains`, `not_contains`, `starts_with` and `ends_with`; a regular expression (ECMAScript syntax) that a search runs through in linear time for `regex`; a string or a number for `equals` and `not_equals`; nothing for `exists` and `not_exists`. */
         FilterRule: components["schemas"]["NumericFilterRule"] | components["schemas"]["TextFilterRule"] | components["schemas"]["RegexFilterRule"] | components["schemas"]["EqualityFilterRule"] | components["schemas"]["PresenceFilterRule"];
         /**
          * @description The field of a request that a rule looks at.
@@ -267,7 +267,7 @@ export interface components {
         };
         /**
          * regular expression
-         * @description Matches the field against a regular expression (ECMAScript syntax, Unicode mode).
+         * @description Matches the field against a regular expression: ECMAScript syntax in Unicode mode (the `u` flag alone), searched for anywhere in the field, as JavaScript's `RegExp.prototype.test` does. A pattern is accepted only when that search takes time linear in the field's length, even in a backtracking engine such as JavaScript's own, so that no rule can make matching a request slow (`value` says which patterns are refused). The patterns are checked once the rest of the body passes its schemas.
          * @example {
          *       "field": "model",
          *       "operator": "regex",
@@ -278,7 +278,33 @@ export interface components {
             field: components["schemas"]["FilterField"];
             /** @enum {string} */
             operator: "regex";
-            /** Format: regex */
+            /**
+             * Format: regex
+             * @description The pattern. `400` names this field when a backtracking engine can take more than
+             *     linear time to search a text for it, with the reason:
+             *     - it can match some text in more than one way, as `(a+)+$`, `(a|a)*b`, `^(\w+\s?)*$`,
+             *       `\s*#?\s*$` and `(a|a){30}` can: the engine tries every way before it gives up, in
+             *       time exponential or polynomial in the text's length;
+             *     - not anchored with `^`, it can be begun at two positions of the text and reach the same
+             *       repetition from both, neither attempt having matched, as `a+b`, `\d+\.\d+` and
+             *       `foo.*bar` can: the search tries it again at every position, in time quadratic in the
+             *       text's length. Anchor it (`^foo.*bar`), or split it into `contains` rules;
+             *     - it has a backreference (`\1`, `\k<name>`), or a lookaround that repeats without bound
+             *       (`(?=.*x)`).
+             *
+             *     Checking a pattern is bounded too: one with more than 1024 characters, classes and
+             *     anchors to match once each counted repetition is written out (`a{1,2000}` has 2000,
+             *     `^[a-z]{8}$` has 10), or whose analysis takes more than 4096 steps plus 128 per
+             *     character of the pattern, is refused as too large or too complex to check; and the
+             *     patterns of one request take at most 300000 steps together (about 1,000 patterns of 50
+             *     plain characters, or 70 of 1,024), so that checking them costs at most a fixed multiple
+             *     of the body's size: a pattern left when they are spent is refused as not checked (send
+             *     the rules in several requests). A step is one move of the analysis, which follows two
+             *     paths through the pattern at once; a plain character costs about four. The check is
+             *     conservative: it may refuse a pattern that never takes long, such as `^(a|ab)(c|bc)$`,
+             *     but does not accept one that can. `x-linear-time` marks this rule for tools that read
+             *     the contract.
+             */
             value: string;
         };
         /**

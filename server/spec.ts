@@ -106,7 +106,7 @@ export function createSpecAjv(spec: OpenApiDocument, options: { useDefaults?: bo
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictTuples: false, ...options });
   addFormats(ajv);
   // OpenAPI keywords and this contract's own extensions, which carry no validation.
-  ajv.addVocabulary(['example', 'x-secret', 'x-destination-type']);
+  ajv.addVocabulary(['example', 'x-secret', 'x-destination-type', 'x-linear-time']);
   // The document as a whole is not a schema: its two sections are declared as inert keywords so
   // that only what a pointer into them selects is compiled.
   ajv.addVocabulary(['components', 'paths']);
@@ -142,17 +142,27 @@ export interface SpecOperation {
   parameters: SpecParameter[];
 }
 
-function followParameterRef(spec: OpenApiDocument, node: OpenApiParameterOrRef, pointer: string): SpecParameter {
-  let current: unknown = node;
-  let at = pointer;
-  for (let hops = 0; typeof (current as { $ref?: unknown }).$ref === 'string'; hops++) {
-    if (hops > 16) throw new ContractError(`${pointer}: $ref chain too long`);
-    at = (current as { $ref: string }).$ref;
-    current = nodeAt(spec, at);
+/**
+ * Where a node of the spec leads once its `$ref`s are followed: the node they name and its pointer
+ * (`at` itself for a node that is no `$ref`). A chain past 16 hops, or a `$ref` naming nothing, is
+ * a ContractError.
+ */
+export function followRefs(spec: OpenApiDocument, node: unknown, at: string): { node: unknown; pointer: string } {
+  let current = node;
+  let pointer = at;
+  for (let hops = 0; typeof (current as { $ref?: unknown } | null)?.$ref === 'string'; hops++) {
+    if (hops > 16) throw new ContractError(`${at}: $ref chain too long`);
+    pointer = (current as { $ref: string }).$ref;
+    current = nodeAt(spec, pointer);
     if (typeof current !== 'object' || current === null)
-      throw new ContractError(`${pointer}: $ref ${at} names nothing`);
+      throw new ContractError(`${at}: $ref ${pointer} names nothing`);
   }
-  return { ...(current as OpenApiParameter), pointer: at };
+  return { node: current, pointer };
+}
+
+function followParameterRef(spec: OpenApiDocument, node: OpenApiParameterOrRef, at: string): SpecParameter {
+  const { node: parameter, pointer } = followRefs(spec, node, at);
+  return { ...(parameter as OpenApiParameter), pointer };
 }
 
 function operationParameters(spec: OpenApiDocument, template: string, method: HttpMethod): SpecParameter[] {

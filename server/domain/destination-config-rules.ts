@@ -3,7 +3,7 @@
 // schema a merged config must satisfy. Adding a type or a key is an edit of the spec alone.
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { components } from '../../generated/api.js';
-import { compileComponent, createSpecAjv, type JsonObject, type OpenApiDocument } from '../spec.js';
+import { compileComponent, createSpecAjv, escapePointer, type JsonObject, type OpenApiDocument } from '../spec.js';
 import type { FieldError } from './field-errors.js';
 
 export type DestinationType = components['schemas']['DestinationType'];
@@ -33,9 +33,9 @@ function fieldErrors(validate: ValidateFunction, pathPrefix: string): FieldError
   return (validate.errors ?? []).map((error) => {
     const extra =
       error.keyword === 'additionalProperties'
-        ? `/${String(error.params.additionalProperty)}`
+        ? `/${escapePointer(String(error.params.additionalProperty))}`
         : error.keyword === 'required'
-          ? `/${String(error.params.missingProperty)}`
+          ? `/${escapePointer(String(error.params.missingProperty))}`
           : '';
     return {
       path: `${pathPrefix}${error.instancePath}${extra}`,

@@ -4,6 +4,7 @@
 // decided, in one transaction.
 import { isDeepStrictEqual } from 'node:util';
 import type { components } from '../../generated/api.js';
+import { escapePointer } from '../spec.js';
 import {
   type ConfigValues,
   type DestinationType,
@@ -69,7 +70,7 @@ function mergeConfig(
 ): ConfigValues {
   const next: ConfigValues = { ...current };
   for (const [key, value] of Object.entries(update)) {
-    const path = `/body/config/${key}`;
+    const path = `/body/config/${escapePointer(key)}`;
     if (!rules.keys.has(key)) {
       errors.push({ path, message: `is not a config key of a ${rules.type} destination` });
     } else if (key === HEADERS_KEY) {
@@ -78,7 +79,7 @@ function mergeConfig(
         Object.entries(value).map(([name, headerValue]) => {
           // Own properties only: a header may be called `__proto__` or `constructor`.
           const storedValue = Object.hasOwn(stored, name) ? stored[name] : undefined;
-          return [name, resolveSecret(storedValue, headerValue, `${path}/${name}`, errors)];
+          return [name, resolveSecret(storedValue, headerValue, `${path}/${escapePointer(name)}`, errors)];
         }),
       );
     } else if (typeof value === 'string') {

@@ -32,14 +32,17 @@ function describeFailure(error: ErrorObject, path: string): FieldError {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required':
-      return { path: `${path}/${String(params.missingProperty)}`, message: 'is required' };
+      return { path: `${path}/${escapePointer(String(params.missingProperty))}`, message: 'is required' };
     case 'additionalProperties':
-      return { path: `${path}/${String(params.additionalProperty)}`, message: 'is not a known property' };
+      return {
+        path: `${path}/${escapePointer(String(params.additionalProperty))}`,
+        message: 'is not a known property',
+      };
     case 'enum':
       return { path, message: `must be one of: ${(params.allowedValues as unknown[]).map(String).join(', ')}` };
     default:
       return {
-        path: error.propertyName === undefined ? path : `${path}/${error.propertyName}`,
+        path: error.propertyName === undefined ? path : `${path}/${escapePointer(error.propertyName)}`,
         // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#ajv-message-fallback
         message: error.message ?? 'is invalid',
       };
@@ -173,7 +176,7 @@ export function schemaExplainer(spec: OpenApiDocument, ajv: Ajv2020): SchemaExpl
     if (!chosen) {
       const allowed = fitting.flatMap((branch) => enumOf(branch.schema)).map(String);
       const tagError = {
-        path: `${path}/${tag}`,
+        path: `${path}/${escapePointer(tag)}`,
         message: tagValue === undefined ? 'is required' : `must be one of: ${allowed.join(', ')}`,
       };
       // The tag is not among them: its enum differs from one branch to another.
@@ -182,14 +185,14 @@ export function schemaExplainer(spec: OpenApiDocument, ajv: Ajv2020): SchemaExpl
       return [
         ...made([tagError]),
         ...common.flatMap(([name, child]) =>
-          explain(`${first}/properties/${escapePointer(name)}`, child, `${path}/${name}`),
+          explain(`${first}/properties/${escapePointer(name)}`, child, `${path}/${escapePointer(name)}`),
         ),
       ];
     }
     const context = ` with ${tag} ${String(tagValue)}`;
     return explain(chosen.pointer, value, path).map((error) => {
       // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#split-fallback
-      const property = error.path.slice(path.length + 1).split('/')[0] ?? '';
+      const property = unescapePointer(error.path.slice(path.length + 1).split('/')[0] ?? '');
       // No error names the tag: its value is one of the chosen branch's enum.
       if (error.path === path || sameEverywhere(property)) return error;
       const message = error.message === 'is not a known property' ? 'is not allowed' : error.message;
@@ -240,7 +243,7 @@ export function schemaExplainer(spec: OpenApiDocument, ajv: Ajv2020): SchemaExpl
       const childErrors = children.get(key);
       if (childErrors && found <= limit)
         errors.push(
-          ...explain(childPointer, child, `${path}/${key}`, {
+          ...explain(childPointer, child, `${path}/${escapePointer(key)}`, {
             errors: childErrors,
             base: `${base}/${escapePointer(key)}`,
           }),

@@ -107,8 +107,18 @@ function isValidatorError(err: unknown): err is ValidatorError {
   );
 }
 
+/** Why a body did not parse: not JSON text at all, or JSON that is not an object or array (the parser's strict mode). */
+function notJsonMessage(err: { body?: unknown; message?: unknown }): string {
+  const text = typeof err.body === 'string' ? err.body.trimStart() : '';
+  if (text !== '' && !text.startsWith('{') && !text.startsWith('[')) return 'must be a JSON object';
+  const position = /position (\d+)/.exec(String(err.message))?.[1];
+  return position === undefined ? 'is not valid JSON' : `is not valid JSON (at character ${position})`;
+}
+
 /** Errors of the JSON body parser carry a `type`; see the body-parser documentation. */
-function isBodyParserError(err: unknown): err is { type: string; status: number; limit?: number } {
+function isBodyParserError(
+  err: unknown,
+): err is { type: string; status: number; limit?: number; body?: unknown; message: string } {
   return (
     typeof err === 'object' &&
     // Stryker disable next-line ConditionalExpression: equivalent, see mutation/equivalents.md#error-never-null
@@ -118,9 +128,12 @@ function isBodyParserError(err: unknown): err is { type: string; status: number;
   );
 }
 
+const NOT_FOUND = 'Not found.';
+const METHOD_NOT_ALLOWED = 'Method not allowed.';
+
 const VALIDATOR_MESSAGES: Record<number, string> = {
-  404: 'Not found.',
-  405: 'Method not allowed.',
+  404: NOT_FOUND,
+  405: METHOD_NOT_ALLOWED,
   413: 'Request body is too large.',
   415: 'Unsupported media type: send the body as application/json.',
 };
@@ -148,7 +161,7 @@ function toHttpError(
         // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#body-limit-fallback
         return new HttpError(413, `Request body is larger than ${err.limit ?? 'the limit of'} bytes.`);
       case 'entity.parse.failed':
-        return new HttpError(400, 'Request body is not valid JSON.');
+        return validationError([{ path: '/body', message: notJsonMessage(err) }], listed);
       case 'encoding.unsupported':
       // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#charset-refused-first
       case 'charset.unsupported':
@@ -220,5 +233,12 @@ export function errorHandler({ logger, bounds, explainValidationErrors }: ErrorH
 }
 
 export const notFoundHandler: RequestHandler = (_req, res) => {
-  sendError(res, 404, 'Not found.');
+  sendError(res, 404, NOT_FOUND);
 };
+
+/** The answer to a request for no operation: 404, or 405 with `Allow` when its path takes the methods `allowed`. */
+export function noOperationError(allowed: readonly string[]): HttpError {
+  return allowed.length === 0
+    ? new HttpError(404, NOT_FOUND)
+    : new HttpError(405, METHOD_NOT_ALLOWED, null, { Allow: allowed.join(', ') });
+}

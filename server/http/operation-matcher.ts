@@ -1,6 +1,6 @@
 // Finds the operation of openapi.yaml that a request is for, by method and by the path below one
-// of the spec's server URLs: middlewares that run before the validator need to know it. A HEAD
-// request is for the GET operation of its path (head-requests.ts).
+// of the spec's server URLs: middlewares that run before the validator need to know it; and the
+// methods a path takes. A HEAD request is for the GET operation of its path (head-requests.ts).
 import { apiBasePaths, type OpenApiDocument, type SpecOperation, specOperations } from '../spec.js';
 import { answeredAs } from './head-requests.js';
 
@@ -23,4 +23,15 @@ export function operationMatcher(spec: OpenApiDocument): (method: string, path: 
     }
     return undefined;
   };
+}
+
+/** The methods that a full request path is answered to, as the validator lists them (HEAD before GET); none for a path of no operation. */
+export function pathMethods(spec: OpenApiDocument): (path: string) => string[] {
+  const match = operationMatcher(spec);
+  const methods = [
+    ...new Set(
+      specOperations(spec).flatMap(({ method }) => (method === 'get' ? ['HEAD', 'GET'] : [method.toUpperCase()])),
+    ),
+  ];
+  return (path) => methods.filter((method) => match(method, path) !== undefined);
 }

@@ -7,27 +7,40 @@
 //   JSON parser reads an empty one as `{}`.
 // A missing body is refused at once; query errors wait for the validator, so that one answer names
 // every failing field (see `pendingFieldErrors`).
+import { isUtf8 } from 'node:buffer';
 import express, { type Request, type RequestHandler } from 'express';
 import { type FieldError, FieldValidationError } from '../domain/field-errors.js';
+import { decodedComponent } from '../domain/not-utf8.js';
 import { type OpenApiDocument, type SpecOperation, type SpecParameter, specOperations } from '../spec.js';
-import { operationMatcher } from './operation-matcher.js';
+import { noOperationError } from './errors.js';
+import { operationMatcher, pathMethods } from './operation-matcher.js';
 
 const INTEGER_LITERAL = /^-?\d+$/;
 
 // Keyed by the request object: each entry goes with its request, whatever the request holds.
 const emptyBodies = new WeakSet<Request>();
+const notUtf8Bodies = new WeakMap<Request, Uint8Array>();
 const matched = new WeakMap<Request, SpecOperation>();
 const pending = new WeakMap<Request, FieldError[]>();
 
-/** The JSON body parser, noting which requests had an empty body. */
+/**
+ * The JSON body parser, noting which requests had an empty body, and which had one that is not
+ * UTF-8: the parser reads such bytes as U+FFFD, so the body it gives is not what was sent.
+ */
 export function jsonBody(limitBytes: number): RequestHandler {
   return express.json({
     limit: limitBytes,
     type: ['application/json', 'application/*+json'],
     verify: (req, _res, buffer) => {
       if (buffer.length === 0) emptyBodies.add(req as Request);
+      else if (!isUtf8(buffer)) notUtf8Bodies.set(req as Request, buffer);
     },
   });
+}
+
+/** The bytes of a JSON body that are not all UTF-8, as sent; undefined for any other request. */
+export function notUtf8Body(req: Request): Uint8Array | undefined {
+  return notUtf8Bodies.get(req);
 }
 
 /** The operation of the spec that the request is for, as found before the validator ran. */
@@ -35,13 +48,21 @@ export function matchedOperation(req: Request): SpecOperation | undefined {
   return matched.get(req);
 }
 
-/** Finds the operation of the spec a request is for, once, for the layers that need it (matchedOperation). */
+/**
+ * Finds the operation of the spec a request is for, once, for the layers that need it
+ * (matchedOperation). The validator answers the other requests 404 or 405, but a path it cannot
+ * decode (not percent-encoded UTF-8) it refuses with a 400, before any key: such a path of no
+ * operation gets its 404 or 405 here.
+ */
 export function findOperation(spec: OpenApiDocument): RequestHandler {
   const match = operationMatcher(spec);
+  const methodsOf = pathMethods(spec);
   return (req, _res, next) => {
     // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#split-fallback
-    const found = match(req.method, req.originalUrl.split('?', 1)[0] ?? '');
+    const path = req.originalUrl.split('?', 1)[0] ?? '';
+    const found = match(req.method, path);
     if (found) matched.set(req, found);
+    else if (decodedComponent(path) === undefined) throw noOperationError(methodsOf(path));
     next();
   };
 }

@@ -1,28 +1,47 @@
-// Refuses, with 400 naming each field, text that a database cannot store as it was sent (U+0000,
-// unpaired surrogates: domain/storable-text.ts) in the path parameters, the query and the JSON
-// body of a request, at any depth, keys included. One pass over each, before the validator, so
-// that the 400 names these fields alongside the validator's.
+// Refuses, with 400 naming each field, text that is not stored as it was sent: text a database
+// cannot store (U+0000, unpaired surrogates: domain/storable-text.ts), and bytes that are not UTF-8
+// (domain/not-utf8.ts), in the path parameters, the query and the JSON body of a request, at any
+// depth, keys included. One pass over each, before the validator, so that the 400 names these
+// fields alongside the validator's. A path parameter that is not percent-encoded UTF-8 cannot be
+// read, and neither can the validator read its path: that 400 goes at once, with the fields found.
 import type { RequestHandler } from 'express';
-import type { FieldError } from '../domain/field-errors.js';
+import { type FieldError, FieldValidationError } from '../domain/field-errors.js';
+import { decodedComponent, NOT_PERCENT_ENCODED_UTF8, notUtf8Fields } from '../domain/not-utf8.js';
 import { unstorableTextErrors, unstorableTextReason } from '../domain/storable-text.js';
 import { apiBasePaths, type OpenApiDocument } from '../spec.js';
 import { envelopeBounds } from './errors.js';
-import { deferFieldErrors, matchedOperation } from './request-shape.js';
+import { deferFieldErrors, matchedOperation, notUtf8Body, pendingFieldErrors } from './request-shape.js';
 
-/** The path parameters of a request path below a base path, decoded, by the template's names. */
-function pathParameters(template: string, below: string): [string, string][] {
+/** The path parameters of a request path below a base path, by the template's names: decoded, or undefined when not percent-encoded UTF-8. */
+function pathParameters(template: string, below: string): [string, string | undefined][] {
   const names = template.split('/');
   const values = below.split('/');
-  return names.flatMap((segment, index): [string, string][] => {
+  return names.flatMap((segment, index): [string, string | undefined][] => {
     const value = values[index];
-    if (!segment.startsWith('{') || value === undefined) return [];
-    try {
-      return [[segment.slice(1, -1), decodeURIComponent(value)]];
-    } catch {
-      // Not percent-encoded UTF-8: the router refuses it on its own.
-      return [];
-    }
+    return segment.startsWith('{') && value !== undefined ? [[segment.slice(1, -1), decodedComponent(value)]] : [];
   });
+}
+
+/** A name or value of a query string decoded as a form does (`+` is a space); undefined when not percent-encoded UTF-8. */
+function decodedQueryComponent(component: string): string | undefined {
+  return decodedComponent(component.replaceAll('+', ' '));
+}
+
+function queryErrors(queryString: string): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const pair of queryString.split('&')) {
+    const mark = pair.indexOf('=');
+    const rawName = mark < 0 ? pair : pair.slice(0, mark);
+    const name = decodedQueryComponent(rawName);
+    const value = decodedQueryComponent(mark < 0 ? '' : pair.slice(mark + 1));
+    const reason =
+      name === undefined || value === undefined
+        ? NOT_PERCENT_ENCODED_UTF8
+        : (unstorableTextReason(name) ?? unstorableTextReason(value));
+    // A name that does not decode is named as it was sent, as the validator names an unknown one.
+    if (reason) errors.push({ path: `/query/${name ?? rawName}`, message: reason });
+  }
+  return errors;
 }
 
 /** After findOperation and the JSON body parser. */
@@ -38,17 +57,17 @@ export function checkStorableText(spec: OpenApiDocument): RequestHandler {
     const queryString = mark < 0 ? '' : url.slice(mark + 1);
     const base = basePaths.find((candidate) => path.startsWith(`${candidate}/`)) ?? '';
     const errors: FieldError[] = [];
+    let pathUnreadable = false;
     for (const [name, value] of pathParameters(found.template, path.slice(base.length))) {
-      const reason = unstorableTextReason(value);
+      pathUnreadable ||= value === undefined;
+      const reason = value === undefined ? NOT_PERCENT_ENCODED_UTF8 : unstorableTextReason(value);
       if (reason) errors.push({ path: `/path/${name}`, message: reason });
     }
-    if (queryString) {
-      for (const [name, value] of new URLSearchParams(queryString)) {
-        const reason = unstorableTextReason(name) ?? unstorableTextReason(value);
-        if (reason) errors.push({ path: `/query/${name}`, message: reason });
-      }
-    }
+    if (queryString) errors.push(...queryErrors(queryString));
+    const notUtf8 = notUtf8Body(req);
+    if (notUtf8) errors.push(...notUtf8Fields(notUtf8, '/body', max));
     errors.push(...unstorableTextErrors(req.body, '/body', max));
+    if (pathUnreadable) throw new FieldValidationError([...pendingFieldErrors(req), ...errors]);
     deferFieldErrors(req, errors.slice(0, max));
     next();
   };

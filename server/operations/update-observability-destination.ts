@@ -4,6 +4,8 @@ import type { components } from '../../generated/api.js';
 import { configRulesOf, type DestinationTypeRules } from '../domain/destination-config-rules.js';
 import type { StoredDestination } from '../domain/destination-update.js';
 import { destinationEtag } from '../domain/etag.js';
+import { FieldValidationError } from '../domain/field-errors.js';
+import { nonLinearPatternErrors } from '../domain/linear-regex.js';
 import { maskConfig } from '../domain/masking.js';
 import { HttpError } from '../http/errors.js';
 import type { Handler } from './types.js';
@@ -33,6 +35,9 @@ export const updateObservabilityDestination: Handler<'updateObservabilityDestina
   { path, headers, body, caller },
   { store, clock, destinationTypes },
 ) => {
+  // Before the transaction: the patterns' analysis needs nothing stored, and holds no lock.
+  const patternErrors = nonLinearPatternErrors(body.filter_rules, '/body/filter_rules');
+  if (patternErrors.length > 0) throw new FieldValidationError(patternErrors);
   const rulesOf = (type: StoredDestination['type']) => configRulesOf(destinationTypes, type);
   const updated = await store.destinations.update(
     caller.workspaceId,

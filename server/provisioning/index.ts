@@ -14,6 +14,7 @@ import {
 } from '../domain/destination-config-rules.js';
 import type { DestinationState, StoredDestination } from '../domain/destination-update.js';
 import { type FieldError, FieldValidationError } from '../domain/field-errors.js';
+import { nonLinearPatternErrors } from '../domain/linear-regex.js';
 import { looksMasked } from '../domain/masking.js';
 import { MAX_CONFIG_JSON_LENGTH } from '../domain/presets.js';
 import { type SchemaExplainer, schemaExplainer } from '../domain/schema-errors.js';
@@ -139,6 +140,9 @@ export async function createDestination(
     fields.map((field): Check => [destinationField(field), input[field], field]),
     [...rules.validate(input.config, '/config'), ...maskedSecrets(input.config, rules)],
   );
+  // Once the rules have their schema's shape.
+  const patternErrors = nonLinearPatternErrors(input.filter_rules, '/filter_rules');
+  if (patternErrors.length > 0) throw new FieldValidationError(patternErrors);
   return store.destinations.create(
     {
       workspace_id: input.workspaceId,

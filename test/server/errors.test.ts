@@ -53,16 +53,31 @@ function expectEnvelope(
 }
 
 describe('request errors', () => {
-  it('answers malformed JSON with 400', async () => {
+  it('answers malformed JSON with 400 naming the body', async () => {
     const { server, workspace, destinationPath } = await setUp();
     const response = await call(server, 'PATCH', destinationPath, {
       key: workspace.managementKey,
       rawBody: '{"enabled": tru',
       headers: { 'content-type': 'application/json' },
     });
-    expectEnvelope(response, 400);
-    expect(response.body.error.message).toMatch(/JSON/);
+    expectEnvelope(response, 400, {
+      errors: [{ path: '/body', message: expect.stringMatching(/^is not valid JSON/) }],
+    });
+    expect(response.body.error.message).toMatch(/^Invalid request: \/body is not valid JSON/);
   });
+
+  it.each(['"a string"', '42', 'true', 'null'])(
+    'answers JSON that is not an object (%s) with 400 naming the body',
+    async (rawBody) => {
+      const { server, workspace, destinationPath } = await setUp();
+      const response = await call(server, 'PATCH', destinationPath, {
+        key: workspace.managementKey,
+        rawBody,
+        headers: { 'content-type': 'application/json' },
+      });
+      expectEnvelope(response, 400, { errors: [{ path: '/body', message: 'must be a JSON object' }] });
+    },
+  );
 
   it.each([
     ['text/plain', 'enabled=false'],
@@ -132,7 +147,7 @@ describe('request errors', () => {
         rawBody: '  \n ',
         headers: { 'content-type': 'application/json' },
       });
-      expectEnvelope(response, 400);
+      expectEnvelope(response, 400, { errors: [{ path: '/body', message: expect.stringMatching(/JSON/) }] });
     });
 
     it('takes {} as a body that changes nothing', async () => {
