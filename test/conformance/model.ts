@@ -1,6 +1,6 @@
 // A model of a destination under PATCH, written from the prose of openapi.yaml, independently of
 // the server's code: what the stored state and the answer must be after a sequence of updates.
-import { configSchemaName } from '../support/arbitraries.js';
+import { configSchemaName } from '../../scripts/conformance/generate/arbitraries.js';
 import { spec } from '../support/spec.js';
 
 export type Config = Record<string, string | Record<string, string>>;

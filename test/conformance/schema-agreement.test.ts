@@ -5,8 +5,13 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  arbitraryFor,
+  configSchemaName,
+  partialOf,
+  semanticRules,
+} from '../../scripts/conformance/generate/arbitraries.js';
 import { createDestination } from '../../server/provisioning/index.js';
-import { arbitraryFor, configSchemaName, partialOf, semanticRules } from '../support/arbitraries.js';
 import { destinationTypes } from '../support/server.js';
 import { spec } from '../support/spec.js';
 import { useTestServer, useWorkspace } from '../support/use-test-server.js';

@@ -2,8 +2,9 @@
 // schema allows is what gets generated. The only hand-written knowledge is below, in
 // `semanticRules`: the rules the spec states in prose that a JSON Schema cannot express (masks).
 import fc from 'fast-check';
-import type { JsonObject } from '../../server/spec.js';
-import { spec } from './spec.js';
+import { type JsonObject, loadSpec } from '../../../server/spec.js';
+
+const spec = loadSpec();
 
 type Schema = JsonObject;
 
@@ -181,4 +182,10 @@ export function wireJson(value: unknown): string {
     `"${MINUS_ZERO}"`,
     '-0',
   );
+}
+
+/** The component schemas a body sent to a destination of `type` reads in place of the spec's: its type's config keys. */
+export function configOverrides(type: string): Record<string, Schema> {
+  const found = Object.entries(spec.components.schemas).find(([, schema]) => schema['x-destination-type'] === type);
+  return found ? { DestinationConfigUpdate: partialOf(found[0]) } : {};
 }

@@ -1,0 +1,51 @@
+// The generators of the conformance command and the property suite read everything from the spec:
+// every parameter and every body field gets its broken values and its bounds, and one added to
+// openapi.yaml is covered with no test edited.
+import { describe, expect, it } from 'vitest';
+import { loadContract } from '../../scripts/conformance/contract.js';
+import { bodyFields } from '../../scripts/conformance/generate/body-fields.js';
+import { negativeRequests } from '../../scripts/conformance/generate/requests.js';
+import { type JsonObject, loadSpec } from '../../server/spec.js';
+
+const refusedFields = (contract: ReturnType<typeof loadContract>) =>
+  new Set(negativeRequests(contract, {}).flatMap((r) => (r.expect.kind === 'refused' ? [r.expect.field] : [])));
+
+describe('the negative generators', () => {
+  it('break every parameter of every operation, and every field the request bodies reach', () => {
+    const contract = loadContract();
+    const refused = refusedFields(contract);
+    for (const operation of contract.operations) {
+      for (const parameter of operation.parameters) {
+        const field = `/${parameter.in}/${parameter.in === 'header' ? parameter.name.toLowerCase() : parameter.name}`;
+        expect(refused, `${operation.operationId} ${field}`).toContain(field);
+      }
+      if (!operation.bodySchema) continue;
+      const resolve = (schema: JsonObject): JsonObject =>
+        typeof schema.$ref === 'string'
+          ? resolve(contract.spec.components.schemas[schema.$ref.replace('#/components/schemas/', '')] as JsonObject)
+          : schema;
+      for (const field of bodyFields(operation.bodySchema, resolve))
+        expect(refused, `${operation.operationId} /body${field.pointer}`).toContain(`/body${field.pointer}`);
+    }
+  });
+
+  it('cover a query parameter and a body field added to the spec, with no test edited', () => {
+    const spec = loadSpec();
+    const list = spec.paths['/presets/{slug}/versions']?.get;
+    list?.parameters?.push({ name: 'since', in: 'query', schema: { type: 'integer', minimum: 3, maximum: 9 } });
+    const update = spec.components.schemas.ObservabilityDestinationUpdate as { properties: Record<string, JsonObject> };
+    update.properties.note = { type: 'string', maxLength: 5, pattern: '^[a-z]*$' };
+    const cases = negativeRequests(loadContract(spec), {});
+    const about = (field: string) => cases.filter((r) => r.expect.kind === 'refused' && r.expect.field === field);
+    const since = about('/query/since').map((r) => r.target.split('since=')[1]);
+    expect(since).toEqual(expect.arrayContaining(['2', '10', '1e999', `${'9'.repeat(309)}`, '%2B3', '3e0']));
+    const bounds = cases
+      .filter((r) => r.expect.kind === 'boundary' && r.target.includes('since='))
+      .map((r) => r.target);
+    expect(bounds.some((t) => t.endsWith('since=3')) && bounds.some((t) => t.endsWith('since=9'))).toBe(true);
+    const note = about('/body/note').map((r) => r.label);
+    expect(note).toEqual(
+      expect.arrayContaining([expect.stringMatching(/maxLength \+ 1/), expect.stringMatching(/not matching/)]),
+    );
+  });
+});
