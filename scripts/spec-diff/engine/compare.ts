@@ -8,6 +8,7 @@ import { documentationChanges } from './documentation.js';
 import { type Change, Findings } from './findings.js';
 import { compareOperationLifecycle, compareParameterLifecycle, removalOfDeprecated } from './lifecycle.js';
 import { compareSchemas, type Schema } from './schema-compare.js';
+import { recordRef } from './schema-refs.js';
 import { isNullable, typeChangeKind } from './schema-types.js';
 import { compareSecurity, compareSecuritySchemes, type Security } from './security-compare.js';
 
@@ -401,8 +402,8 @@ function compareVersions(before: Json, after: Json, findings: Findings): void {
 
 export async function compareSpecs(beforeDocument: Json, afterDocument: Json): Promise<Change[]> {
   const [before, after] = (await Promise.all([
-    dereference(structuredClone(beforeDocument)),
-    dereference(structuredClone(afterDocument)),
+    dereference(structuredClone(beforeDocument), { dereference: { onDereference: recordRef } }),
+    dereference(structuredClone(afterDocument), { dereference: { onDereference: recordRef } }),
   ])) as [Json, Json];
   const findings = new Findings();
   let needsCredentialsNow = false;

@@ -2,6 +2,7 @@
 // default and const, composition (allOf/anyOf/oneOf), discriminator, and the keywords oasdiff
 // checks for presence (if/then/else, contains, prefixItems, propertyNames, ...).
 import type { Findings } from './findings.js';
+import { compareComposition } from './schema-composition.js';
 import { type Depth, type Recurse, reporterAt, type SchemaPlace } from './schema-place.js';
 import type { Schema } from './schema-types.js';
 
@@ -40,10 +41,6 @@ const COMPOSITION: [keyword: string, rule: string][] = [
   ['anyOf', 'any-of'],
   ['oneOf', 'one-of'],
 ];
-
-// Keywords that only document: a sub-schema of nothing else constrains nothing.
-const ANNOTATIONS = new Set(['title', 'description', 'examples', 'example', 'deprecated', 'readOnly', 'writeOnly']);
-const isAnnotationOnly = (schema: Schema) => Object.keys(schema).every((key) => ANNOTATIONS.has(key));
 
 const json = (value: unknown) => JSON.stringify(value);
 // oasdiff reads what a sub-schema (then, not, propertyNames, ...) says as it reads a property's schema.
@@ -207,43 +204,4 @@ function compareNamedSchemas(
         inside(depth),
       );
   }
-}
-
-/**
- * The sub-schemas of allOf, anyOf or oneOf matched by content; as many changed as there are new ones
- * are compared pair by pair, the rest are added or removed.
- */
-function compareComposition(
-  keyword: string,
-  rule: string,
-  b: Schema,
-  a: Schema,
-  place: SchemaPlace,
-  where: string,
-  findings: Findings,
-  depth: Depth,
-  compareSchemas: Recurse,
-): void {
-  const [listBefore, listAfter] = [(b[keyword] ?? []) as Schema[], (a[keyword] ?? []) as Schema[]];
-  if (listBefore.length === 0 && listAfter.length === 0) return;
-  const { report } = reporterAt(place, depth, where, findings);
-  const [keysBefore, keysAfter] = [listBefore.map(json), listAfter.map(json)];
-  const removed = listBefore.filter((_, i) => !keysAfter.includes(keysBefore[i] ?? ''));
-  const added = listAfter.filter((_, i) => !keysBefore.includes(keysAfter[i] ?? ''));
-  if (removed.length === added.length) {
-    for (const [index, schema] of removed.entries())
-      compareSchemas(schema, added[index], place, `${where}(${keyword} ${index + 1})`, findings, depth);
-    return;
-  }
-  const name = (schema: Schema) => String(schema.title ?? schema.type ?? 'a schema');
-  for (const schema of added)
-    report(
-      isAnnotationOnly(schema) ? `${rule}-added-annotation-only` : `${rule}-added`,
-      `${keyword}: ${name(schema)} added`,
-    );
-  for (const schema of removed)
-    report(
-      isAnnotationOnly(schema) ? `${rule}-removed-annotation-only` : `${rule}-removed`,
-      `${keyword}: ${name(schema)} removed`,
-    );
 }
