@@ -20,6 +20,8 @@ import {
 export type { Change, Depth, Schema, SchemaPlace };
 export { Findings };
 
+const isSchema = (value: unknown): value is Schema => typeof value === 'object' && value !== null;
+
 const isJson = (mediaType: string | undefined) =>
   mediaType === undefined || mediaType === 'application/json' || mediaType.endsWith('+json');
 
@@ -57,11 +59,12 @@ export function compareSchemas(
   }
   compareKeywords(b, a, place, where, findings, depth, !isTypeList(b) && !isTypeList(a), compareSchemas);
   compareProperties(b, a, place, where, findings, depth, compareSchemas);
-  if (b.items && a.items)
-    compareSchemas(b.items as Schema, a.items as Schema, place, `${where}[]`, findings, {
-      ...depth,
-      level: depth.level + 1,
-    });
+  const inside = { ...depth, level: depth.level + 1 };
+  if (b.items && a.items) compareSchemas(b.items as Schema, a.items as Schema, place, `${where}[]`, findings, inside);
+  // A map's values: the schema of every property the object does not name.
+  const [valuesBefore, valuesAfter] = [b.additionalProperties, a.additionalProperties];
+  if (isSchema(valuesBefore) && isSchema(valuesAfter))
+    compareSchemas(valuesBefore, valuesAfter, place, `${where}{}`, findings, inside);
 }
 
 function describeType(schema: Schema): string {
