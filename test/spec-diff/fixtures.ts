@@ -3,6 +3,7 @@
 // the rule ids its test asserts. fixtures-kit.ts says how they are graded.
 import { compositionFixtures } from './fixtures-composition.js';
 import type { FixturePair } from './fixtures-kit.js';
+import { operationFixtures } from './fixtures-operations.js';
 import { schemaFixtures } from './fixtures-schemas.js';
 
-export const FIXTURES: FixturePair[] = [...compositionFixtures, ...schemaFixtures];
+export const FIXTURES: FixturePair[] = [...compositionFixtures, ...schemaFixtures, ...operationFixtures];

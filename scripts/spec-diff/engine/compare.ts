@@ -7,7 +7,7 @@ import { documentationChanges } from './documentation.js';
 import { type Change, Findings } from './findings.js';
 import { removalOfDeprecated } from './lifecycle.js';
 import { compareOperations } from './operation-compare.js';
-import { allOperations } from './operations.js';
+import { allOperations, pairOperations, pathTemplate } from './operations.js';
 import { recordRef } from './schema-refs.js';
 import { compareSecurity, compareSecuritySchemes, type Security } from './security-compare.js';
 
@@ -88,18 +88,21 @@ export async function compareSpecs(beforeDocument: Json, afterDocument: Json): P
   const hooksAfter = (after.webhooks ?? {}) as Json;
   const keptWebhooks = new Set(Object.keys((before.webhooks ?? {}) as Json).filter((name) => name in hooksAfter));
   const [operationsBefore, operationsAfter] = [allOperations(before, keptWebhooks), allOperations(after, keptWebhooks)];
-  const pathsAfter = new Set([
-    ...Object.keys((after.paths ?? {}) as Json),
-    ...[...keptWebhooks].map((name) => `webhook:${name}`),
-  ]);
+  const pathsAfter = new Set(
+    [...Object.keys((after.paths ?? {}) as Json), ...[...keptWebhooks].map((name) => `webhook:${name}`)].map(
+      pathTemplate,
+    ),
+  );
+  const pairs = pairOperations(operationsBefore, operationsAfter);
   for (const [operation, { path, operation: was }] of operationsBefore) {
-    const is = operationsAfter.get(operation)?.operation;
+    const is = pairs.get(operation)?.operation;
     if (is)
       needsCredentialsNow = compareOperations(was, is, [before, after], operation, findings) || needsCredentialsNow;
-    else compareRemoved(operation, was, pathsAfter.has(path), findings);
+    else compareRemoved(operation, was, pathsAfter.has(pathTemplate(path)), findings);
   }
+  const paired = new Set([...pairs.values()].map((pair) => pair.key));
   for (const operation of operationsAfter.keys())
-    if (!operationsBefore.has(operation)) findings.add('endpoint-added', operation, operation, 'operation added');
+    if (!paired.has(operation)) findings.add('endpoint-added', operation, operation, 'operation added');
   compareDocument(before, after, needsCredentialsNow, findings);
   compareVersions(before, after, findings);
   return findings.changes;

@@ -49,3 +49,40 @@ export function allOperations(
     ...operationsOf(Object.fromEntries(webhooks), 'webhook:'),
   ]);
 }
+
+/** A path without the names of its variables: `/orders/{id}` and `/orders/{orderId}` are one path to a client. */
+export const pathTemplate = (path: string) => path.replace(/\{[^}]*\}/g, '{}');
+
+const variablesOf = (path: string) => [...path.matchAll(/\{([^}]*)\}/g)].map((match) => match[1] ?? '');
+
+/** An operation whose path variables are renamed (`to` to `from`, by position), its path parameters with them. */
+function withVariablesOf(operation: Json, from: string, to: string): Json {
+  const names = new Map(variablesOf(to).map((name, index) => [name, variablesOf(from)[index] ?? name]));
+  const parameters = ((operation.parameters ?? []) as Parameter[]).map((parameter) => {
+    const name = parameter.in === 'path' ? names.get(parameter.name) : undefined;
+    if (name === undefined || name === parameter.name) return parameter;
+    const renamed = { ...parameter, name };
+    if (pathLevel.has(parameter)) pathLevel.add(renamed);
+    return renamed;
+  });
+  return { ...operation, parameters };
+}
+
+/**
+ * Each operation of the first version with its next version, as oasdiff pairs them: by method and
+ * path, or by method and the path's template where only the names of path variables changed; the
+ * next version's path parameters then take their previous names, so that they pair as well.
+ */
+export function pairOperations(before: Operations, after: Operations): Map<string, { key: string; operation: Json }> {
+  const byTemplate = new Map<string, string>();
+  const templateKey = (key: string, path: string) => `${key.split(' ')[0]} ${pathTemplate(path)}`;
+  for (const [key, { path }] of after) byTemplate.set(templateKey(key, path), key);
+  const pairs = new Map<string, { key: string; operation: Json }>();
+  for (const [key, { path }] of before) {
+    const nextKey = after.has(key) ? key : byTemplate.get(templateKey(key, path));
+    const next = nextKey === undefined ? undefined : after.get(nextKey);
+    if (nextKey === undefined || !next) continue;
+    pairs.set(key, { key: nextKey, operation: withVariablesOf(next.operation, path, next.path) });
+  }
+  return pairs;
+}
