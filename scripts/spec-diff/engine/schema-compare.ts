@@ -5,7 +5,7 @@
 // project rule where oasdiff has none for the subject (rules.ts), or not reported.
 import { type Change, Findings } from './findings.js';
 import { compareKeywords } from './schema-keywords.js';
-import { type Depth, reporterAt, type SchemaPlace } from './schema-place.js';
+import { type Depth, type Report, reporterAt, type SchemaPlace } from './schema-place.js';
 import { compareProperties } from './schema-properties.js';
 import {
   core,
@@ -58,6 +58,7 @@ export function compareSchemas(
     return;
   }
   compareKeywords(b, a, place, where, findings, depth, !isTypeList(b) && !isTypeList(a), compareSchemas);
+  if (place.top === 'parameter' && depth.level === 0) compareItemsMaxItems(b, a, report);
   compareProperties(b, a, place, where, findings, depth, compareSchemas);
   const inside = { ...depth, level: depth.level + 1 };
   if (b.items && a.items) compareSchemas(b.items as Schema, a.items as Schema, place, `${where}[]`, findings, inside);
@@ -65,6 +66,17 @@ export function compareSchemas(
   const [valuesBefore, valuesAfter] = [b.additionalProperties, a.additionalProperties];
   if (isSchema(valuesBefore) && isSchema(valuesAfter))
     compareSchemas(valuesBefore, valuesAfter, place, `${where}{}`, findings, inside);
+}
+
+/**
+ * A parameter's `maxItems` written on its items rather than on the array: oasdiff reads it as the
+ * parameter's own where the parameter's did not change.
+ */
+function compareItemsMaxItems(b: Schema, a: Schema, report: Report): void {
+  const maxItems = (schema: Schema) => (isSchema(schema.items) ? schema.items.maxItems : undefined);
+  const [was, is] = [maxItems(b), maxItems(a)];
+  if (b.maxItems !== a.maxItems || typeof was !== 'number' || typeof is !== 'number' || was === is) return;
+  report(`max-items-${is > was ? 'increased' : 'decreased'}`, `items' maxItems ${was} -> ${is}`);
 }
 
 function describeType(schema: Schema): string {

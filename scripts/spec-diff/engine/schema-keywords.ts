@@ -75,11 +75,13 @@ export function compareKeywords(
     } else report(`${rule}-${is > was === largerAdmitsMore ? looser : tighter}`, what);
   }
 
-  if (a.pattern !== b.pattern) {
-    if (b.pattern === undefined) report('pattern-added', `pattern added: ${String(a.pattern)}`);
-    else if (a.pattern === undefined) report('pattern-removed', `pattern removed: ${String(b.pattern)}`);
-    else if (a.pattern === '.*') report('pattern-generalized', `pattern ${String(b.pattern)} -> .*`);
-    else report('pattern-changed', `pattern ${String(b.pattern)} -> ${String(a.pattern)}`);
+  // An empty pattern is no pattern, as oasdiff reads it.
+  const [patternWas, patternIs] = [b.pattern, a.pattern].map((p) => (p === '' ? undefined : p));
+  if (patternIs !== patternWas) {
+    if (patternWas === undefined) report('pattern-added', `pattern added: ${String(patternIs)}`);
+    else if (patternIs === undefined) report('pattern-removed', `pattern removed: ${String(patternWas)}`);
+    else if (patternIs === '.*') report('pattern-generalized', `pattern ${String(patternWas)} -> .*`);
+    else report('pattern-changed', `pattern ${String(patternWas)} -> ${String(patternIs)}`);
   }
 
   compareValues(b, a, report);
