@@ -18,6 +18,8 @@ export interface FixturePair {
   ids: string[];
   /** `all`: the test runs every check, and the gate must agree with it; `single`: one check. */
   checks: 'single' | 'all';
+  /** Ids the test asserts oasdiff does not report for the pair. */
+  absent?: string[];
   /** An id the project reports louder than oasdiff on purpose, at its level and saying so. */
   overrides?: Record<string, Level>;
 }

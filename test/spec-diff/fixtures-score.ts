@@ -7,6 +7,8 @@ export interface FixtureResult {
   /** The asserted ids reported at all, and those reported at their level (with the override's note). */
   idsFound: string[];
   levelsMet: string[];
+  /** The ids reported that the test asserts oasdiff does not report. */
+  unexpected: string[];
   /** Whether an error was reported: the gate fails. */
   failsGate: boolean;
   /** For an all-checks pair: whether the gate agrees with oasdiff. */
@@ -26,6 +28,7 @@ export async function scoreFixture(pair: FixturePair): Promise<FixtureResult> {
   return {
     idsFound,
     levelsMet,
+    unexpected: (pair.absent ?? []).filter((id) => changes.some((c) => c.id === id)),
     failsGate,
     ...(pair.checks === 'all' && { gateAgrees: failsGate === isBreaking(pair) }),
     reported: [...new Set(changes.map((c) => `${c.level} ${c.id}`))],

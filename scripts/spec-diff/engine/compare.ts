@@ -5,7 +5,7 @@
 import { dereference } from '@apidevtools/json-schema-ref-parser';
 import { documentationChanges } from './documentation.js';
 import { type Change, Findings } from './findings.js';
-import { removalOfDeprecated } from './lifecycle.js';
+import { removalOfDeprecated, stabilityIncluded } from './lifecycle.js';
 import { compareOperations } from './operation-compare.js';
 import { allOperations, pairOperations, pathTemplate } from './operations.js';
 import { recordRef } from './schema-refs.js';
@@ -17,6 +17,7 @@ export { documentationChanges };
 type Json = Record<string, unknown>;
 
 function compareRemoved(operation: string, was: Json, pathKept: boolean, findings: Findings): void {
+  if (!stabilityIncluded(was)) return;
   const prefix = pathKept ? 'api' : 'api-path';
   const id = was.deprecated
     ? removalOfDeprecated(was, {

@@ -2,7 +2,13 @@
 // body, responses and security.
 import { compareContent, contentOf } from './content-compare.js';
 import type { Findings } from './findings.js';
-import { compareOperationLifecycle, compareParameterLifecycle, removalOfDeprecated } from './lifecycle.js';
+import {
+  compareOperationLifecycle,
+  compareOperationStability,
+  compareParameterLifecycle,
+  removalOfDeprecated,
+  stabilityIncluded,
+} from './lifecycle.js';
 import { isPathLevel, type Parameter } from './operations.js';
 import { compareResponses } from './response-compare.js';
 import { compareSchemas } from './schema-compare.js';
@@ -107,6 +113,9 @@ export function compareOperations(
   operation: string,
   findings: Findings,
 ): boolean {
+  compareOperationStability(before, after, operation, findings);
+  // An operation below oasdiff's stability threshold (draft, alpha) promises nothing else.
+  if (!stabilityIncluded(after)) return false;
   if (before.operationId !== after.operationId)
     findings.add(
       before.operationId === undefined ? 'api-operation-id-added' : 'api-operation-id-removed',
