@@ -65,7 +65,7 @@ export function compareSchemas(
   // A map's values: the schema of every property the object does not name.
   const [valuesBefore, valuesAfter] = [b.additionalProperties, a.additionalProperties];
   if (isSchema(valuesBefore) && isSchema(valuesAfter))
-    compareSchemas(valuesBefore, valuesAfter, place, `${where}{}`, findings, inside);
+    compareSchemas(valuesBefore, valuesAfter, place, `${where}(additionalProperties)`, findings, inside);
 }
 
 /**

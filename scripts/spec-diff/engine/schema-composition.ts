@@ -109,8 +109,10 @@ export function compareComposition(
   const { pairs, removed, added } = pairAlternatives(listBefore, listAfter);
   const name = ({ schema, ref }: Alternative) =>
     ref ? refName(ref) : String(schema.title ?? schema.type ?? 'a schema');
-  for (const [was, is] of pairs)
-    compareSchemas(was.schema, is.schema, place, `${where}(${keyword} ${name(is)})`, findings, depth);
+  // Numbered among the pairs that differ, in order, as the report's locator reads them.
+  const changed = pairs.filter(([was, is]) => json(was.schema) !== json(is.schema));
+  for (const [index, [was, is]] of changed.entries())
+    compareSchemas(was.schema, is.schema, place, `${where}(${keyword} ${index + 1})`, findings, depth);
   for (const alternative of added)
     report(
       isAnnotationOnly(alternative.schema) ? `${rule}-added-annotation-only` : `${rule}-added`,
