@@ -99,6 +99,14 @@ const roleOf = (asRef: boolean): Json => {
   );
 };
 
+/** A body of two media types, each an anyOf of `Parcel` and `second`, components of equal content. */
+const twoMediaTypes = (second: string): Json => {
+  const schema = { anyOf: [ref('Parcel'), ref(second)] };
+  const document = doc(postBody(schema), { Parcel: named, Letter: named, Crate: named });
+  document.paths['/orders'].post.requestBody.content['application/xml'] = { schema };
+  return document;
+};
+
 export const compositionFixtures: FixturePair[] = [
   ...compositionPairs('anyOf'),
   ...compositionPairs('oneOf'),
@@ -150,5 +158,13 @@ export const compositionFixtures: FixturePair[] = [
     after: roleOf(true),
     ids: [],
     checks: 'all',
+  },
+  {
+    title:
+      'check_request_property_any_of_updated_test TestRequestBodyAnyOfMultiMediaTypeDetails: in two media types, an alternative replaced by a component of the same content',
+    before: twoMediaTypes('Letter'),
+    after: twoMediaTypes('Crate'),
+    ids: ['request-body-any-of-added', 'request-body-any-of-removed'],
+    checks: 'single',
   },
 ];

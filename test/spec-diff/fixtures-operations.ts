@@ -168,4 +168,12 @@ export const operationFixtures: FixturePair[] = [
     absent: ['endpoint-deprecated'],
     checks: 'single',
   },
+  {
+    title:
+      'check_property_stability_level_test TestRequestPropertyStability_InvalidLevel: all checks, a property of a stable operation given a level that is not one',
+    before: reportBody(undefined, 'draft'),
+    after: reportBody(undefined, '1'),
+    ids: ['api-invalid-stability-level'],
+    checks: 'all',
+  },
 ];

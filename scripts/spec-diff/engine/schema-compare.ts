@@ -7,6 +7,7 @@ import { type Change, Findings } from './findings.js';
 import { compareKeywords } from './schema-keywords.js';
 import { type Depth, type Report, reporterAt, type SchemaPlace } from './schema-place.js';
 import { compareProperties } from './schema-properties.js';
+import { sameSchema } from './schema-refs.js';
 import {
   core,
   isNullable,
@@ -33,7 +34,7 @@ export function compareSchemas(
   findings: Findings,
   depth: Depth = { level: 0 },
 ): void {
-  if (!before || !after || JSON.stringify(before) === JSON.stringify(after)) return;
+  if (!before || !after || sameSchema(before, after)) return;
   const { report } = reporterAt(place, depth, where, findings);
   const strong = place.top === 'body' && isJson(place.mediaType);
   let typeKind = typeChangeKind(before, after, place.side, strong);

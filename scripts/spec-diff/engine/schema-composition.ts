@@ -5,7 +5,7 @@
 // are added or removed.
 import type { Findings } from './findings.js';
 import { type Depth, type Recurse, reporterAt, type SchemaPlace } from './schema-place.js';
-import { refAt, refName } from './schema-refs.js';
+import { refAt, refName, sameSchema } from './schema-refs.js';
 import type { Schema } from './schema-types.js';
 
 interface Alternative {
@@ -110,7 +110,7 @@ export function compareComposition(
   const name = ({ schema, ref }: Alternative) =>
     ref ? refName(ref) : String(schema.title ?? schema.type ?? 'a schema');
   // Numbered among the pairs that differ, in order, as the report's locator reads them.
-  const changed = pairs.filter(([was, is]) => json(was.schema) !== json(is.schema));
+  const changed = pairs.filter(([was, is]) => !sameSchema(was.schema, is.schema));
   for (const [index, [was, is]] of changed.entries())
     compareSchemas(was.schema, is.schema, place, `${where}(${keyword} ${index + 1})`, findings, depth);
   for (const alternative of added)

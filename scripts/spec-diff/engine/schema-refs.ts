@@ -17,3 +17,15 @@ export function refAt(list: readonly unknown[], index: number): string | undefin
 
 /** A `$ref`'s last segment: `#/components/schemas/Dog` is `Dog`. */
 export const refName = (ref: string) => ref.slice(ref.lastIndexOf('/') + 1);
+
+/** A schema as JSON, each list item written as the `$ref` it was. */
+function asWritten(schema: unknown): string {
+  return JSON.stringify(schema, function (this: unknown, key: string, value: unknown) {
+    const ref = Array.isArray(this) ? refAt(this, Number(key)) : undefined;
+    return ref === undefined ? value : { $ref: ref };
+  });
+}
+
+/** Whether two schemas are the same: the same content, and the same components named where they name any. */
+export const sameSchema = (a: unknown, b: unknown) =>
+  JSON.stringify(a) === JSON.stringify(b) && asWritten(a) === asWritten(b);
