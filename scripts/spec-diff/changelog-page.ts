@@ -3,8 +3,9 @@
 // that made it folded beneath. Plain HTML with its styles inline: it loads nothing, like the rest of
 // the docs.
 import { specChanges } from './engine/compare.js';
-import { type Entry, foldChanges, summaryText } from './format/entries.js';
+import { type Entry, foldChanges } from './format/entries.js';
 import { fullWhere, SECTIONS } from './format/report.js';
+import { summaryText } from './format/summary.js';
 import { type Document, specAt, specHistory, versionOf } from './revisions.js';
 
 const escapeHtml = (text: string) =>

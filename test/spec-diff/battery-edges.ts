@@ -244,6 +244,12 @@ export const BATTERY_EDGES: BatteryEdit[] = [
     (x) => (x.properties.email.readOnly = true),
   ),
   owner(
+    "a write-only response property's type changed: oasdiff's type check reads write-only properties too",
+    ['response-property-type-changed'],
+    (x) => (x.properties.email.type = 'integer'),
+    (x) => (x.properties.email.writeOnly = true),
+  ),
+  owner(
     'a write-only response property made required',
     ['response-write-only-property-became-required'],
     (x) => (x.required = ['email']),

@@ -34,15 +34,11 @@ const BATTERY_OPERATIONS: BatteryEdit[] = [
     (s) => delete s.paths[KEY].post,
     addPost,
   ),
-  edit(
-    'a path parameter renamed (the path changes)',
-    ['api-path-removed-without-deprecation', 'endpoint-added'],
-    (s) => {
-      param(getKey(s), 'hash').name = 'key_hash';
-      s.paths['/keys/{key_hash}'] = s.paths[KEY];
-      delete s.paths[KEY];
-    },
-  ),
+  edit('a path variable renamed: the same path to a client, as oasdiff pairs paths', [], (s) => {
+    param(getKey(s), 'hash').name = 'key_hash';
+    s.paths['/keys/{key_hash}'] = s.paths[KEY];
+    delete s.paths[KEY];
+  }),
   edit(
     'a deprecated path removed',
     ['api-path-removed-with-deprecation'],

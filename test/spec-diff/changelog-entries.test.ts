@@ -4,8 +4,9 @@
 // so that these tests hold whatever rules the engine grows.
 import { describe, expect, it } from 'vitest';
 import type { Change } from '../../scripts/spec-diff/engine/compare.js';
-import { foldChanges, summaryText } from '../../scripts/spec-diff/format/entries.js';
+import { foldChanges } from '../../scripts/spec-diff/format/entries.js';
 import { jsonReport, markdownReport, textReport } from '../../scripts/spec-diff/format/report.js';
+import { summaryText } from '../../scripts/spec-diff/format/summary.js';
 
 const json = (schema: object) => ({ content: { 'application/json': { schema } } });
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });

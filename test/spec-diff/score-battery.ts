@@ -5,10 +5,14 @@
 // error for spec:diff), a compatible edit not flagged breaking. Strict score for spec:diff only:
 // every expected oasdiff rule id at its level. Then coverage of oasdiff's registry: how many of its
 // rule ids the battery expects, and how many spec:diff raised. `--missing` lists the ids never raised.
+// Last, the pairs written after oasdiff's own fixtures.
 import { apiCompare } from 'api-smart-diff';
 import { OASDIFF_RELEASE, OASDIFF_RULES } from '../../scripts/spec-diff/engine/oasdiff-rules.js';
 import { LEVELS, type Level } from '../../scripts/spec-diff/engine/rules.js';
 import { BATTERY, coarse, documentsOf, runSpecDiff } from './battery-score.js';
+import { FIXTURES } from './fixtures.js';
+import { isBreaking } from './fixtures-kit.js';
+import { scoreFixture } from './fixtures-score.js';
 
 const tally = () => ({ error: [0, 0], warning: [0, 0], info: [0, 0] }) as Record<Level, [number, number]>;
 const ours = tally();
@@ -64,3 +68,30 @@ console.log(
 for (const miss of misses) console.log(miss);
 if (process.argv.includes('--missing'))
   for (const id of all.filter((id) => !raised.has(id))) console.log(`never raised: ${id} (${OASDIFF_RULES[id]})`);
+
+// The pairs written after oasdiff's own fixtures (fixtures.ts): asserted ids, at their levels, and
+// the gate on the pairs whose test runs all of oasdiff's checks.
+const fixtureScore: Record<'ids' | 'levels' | 'breaking' | 'passing', [number, number]> = {
+  ids: [0, 0],
+  levels: [0, 0],
+  breaking: [0, 0],
+  passing: [0, 0],
+};
+for (const pair of FIXTURES) {
+  const result = await scoreFixture(pair);
+  fixtureScore.ids[0] += result.idsFound.length;
+  fixtureScore.levels[0] += result.levelsMet.length;
+  fixtureScore.ids[1] += pair.ids.length;
+  fixtureScore.levels[1] += pair.ids.length;
+  if (pair.checks === 'all') {
+    const tally = isBreaking(pair) ? fixtureScore.breaking : fixtureScore.passing;
+    tally[1]++;
+    if (result.gateAgrees) tally[0]++;
+  }
+  if (result.levelsMet.length < pair.ids.length || result.gateAgrees === false || result.unexpected.length > 0)
+    console.log(`spec:diff misses ${pair.title}: ${result.reported.join(', ')}`);
+}
+console.log('');
+console.log(
+  `pairs after oasdiff's fixtures: ${FIXTURES.length}; asserted ids found ${cell(fixtureScore.ids)}, at their levels ${cell(fixtureScore.levels)}; all-checks pairs: breaking ones failing the gate ${cell(fixtureScore.breaking)}, others passing it ${cell(fixtureScore.passing)}`,
+);

@@ -94,17 +94,30 @@ export function compareOperationLifecycle(before: Json, after: Json, operation: 
       ['sunset-deleted', 'api-sunset-date-changed-too-small', 'api-path-sunset-parse'],
       add,
     );
+}
+
+/** Whether oasdiff's default stability threshold (beta) takes in an operation: no level, beta or stable. */
+export function stabilityIncluded(operation: Json): boolean {
+  const level = operation['x-stability-level'];
+  return level !== 'draft' && level !== 'alpha';
+}
+
+/**
+ * An operation's stability level changed, from one at or above the threshold; a level that is not
+ * one of oasdiff's, in either version.
+ */
+export function compareOperationStability(before: Json, after: Json, operation: string, findings: Findings): void {
+  const add = (id: string, what: string) => findings.add(id, operation, operation, what);
   const [was, is] = [before['x-stability-level'], after['x-stability-level']];
   if (was === is) return;
-  if (is !== undefined && !STABILITY.includes(String(is))) {
-    add('api-invalid-stability-level', `x-stability-level ${String(is)}`);
-    return;
-  }
+  const invalid = [was, is].filter((level) => level !== undefined && !STABILITY.includes(String(level)));
+  for (const level of invalid) add('api-invalid-stability-level', `x-stability-level ${String(level)}`);
+  if (invalid.length > 0 || !stabilityIncluded(before)) return;
   const [from, to] = [STABILITY.indexOf(String(was ?? 'stable')), STABILITY.indexOf(String(is ?? 'stable'))];
-  if (from >= 0 && to !== from)
+  if (to !== from)
     add(
       to < from ? 'api-stability-decreased' : 'api-stability-increased',
-      `x-stability-level ${String(was)} -> ${String(is)}`,
+      `x-stability-level ${String(was ?? 'stable')} -> ${String(is ?? 'stable')}`,
     );
 }
 

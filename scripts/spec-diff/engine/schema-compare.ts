@@ -5,8 +5,9 @@
 // project rule where oasdiff has none for the subject (rules.ts), or not reported.
 import { type Change, Findings } from './findings.js';
 import { compareKeywords } from './schema-keywords.js';
-import { type Depth, reporterAt, type SchemaPlace } from './schema-place.js';
+import { type Depth, type Report, reporterAt, type SchemaPlace } from './schema-place.js';
 import { compareProperties } from './schema-properties.js';
+import { sameSchema } from './schema-refs.js';
 import {
   core,
   isNullable,
@@ -20,6 +21,8 @@ import {
 export type { Change, Depth, Schema, SchemaPlace };
 export { Findings };
 
+const isSchema = (value: unknown): value is Schema => typeof value === 'object' && value !== null;
+
 const isJson = (mediaType: string | undefined) =>
   mediaType === undefined || mediaType === 'application/json' || mediaType.endsWith('+json');
 
@@ -31,7 +34,7 @@ export function compareSchemas(
   findings: Findings,
   depth: Depth = { level: 0 },
 ): void {
-  if (!before || !after || JSON.stringify(before) === JSON.stringify(after)) return;
+  if (!before || !after || sameSchema(before, after)) return;
   const { report } = reporterAt(place, depth, where, findings);
   const strong = place.top === 'body' && isJson(place.mediaType);
   let typeKind = typeChangeKind(before, after, place.side, strong);
@@ -56,12 +59,25 @@ export function compareSchemas(
     return;
   }
   compareKeywords(b, a, place, where, findings, depth, !isTypeList(b) && !isTypeList(a), compareSchemas);
+  if (place.top === 'parameter' && depth.level === 0) compareItemsMaxItems(b, a, report);
   compareProperties(b, a, place, where, findings, depth, compareSchemas);
-  if (b.items && a.items)
-    compareSchemas(b.items as Schema, a.items as Schema, place, `${where}[]`, findings, {
-      ...depth,
-      level: depth.level + 1,
-    });
+  const inside = { ...depth, level: depth.level + 1 };
+  if (b.items && a.items) compareSchemas(b.items as Schema, a.items as Schema, place, `${where}[]`, findings, inside);
+  // A map's values: the schema of every property the object does not name.
+  const [valuesBefore, valuesAfter] = [b.additionalProperties, a.additionalProperties];
+  if (isSchema(valuesBefore) && isSchema(valuesAfter))
+    compareSchemas(valuesBefore, valuesAfter, place, `${where}(additionalProperties)`, findings, inside);
+}
+
+/**
+ * A parameter's `maxItems` written on its items rather than on the array: oasdiff reads it as the
+ * parameter's own where the parameter's did not change.
+ */
+function compareItemsMaxItems(b: Schema, a: Schema, report: Report): void {
+  const maxItems = (schema: Schema) => (isSchema(schema.items) ? schema.items.maxItems : undefined);
+  const [was, is] = [maxItems(b), maxItems(a)];
+  if (b.maxItems !== a.maxItems || typeof was !== 'number' || typeof is !== 'number' || was === is) return;
+  report(`max-items-${is > was ? 'increased' : 'decreased'}`, `items' maxItems ${was} -> ${is}`);
 }
 
 function describeType(schema: Schema): string {

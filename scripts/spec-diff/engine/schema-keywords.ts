@@ -2,6 +2,7 @@
 // default and const, composition (allOf/anyOf/oneOf), discriminator, and the keywords oasdiff
 // checks for presence (if/then/else, contains, prefixItems, propertyNames, ...).
 import type { Findings } from './findings.js';
+import { compareComposition } from './schema-composition.js';
 import { type Depth, type Recurse, reporterAt, type SchemaPlace } from './schema-place.js';
 import type { Schema } from './schema-types.js';
 
@@ -41,10 +42,6 @@ const COMPOSITION: [keyword: string, rule: string][] = [
   ['oneOf', 'one-of'],
 ];
 
-// Keywords that only document: a sub-schema of nothing else constrains nothing.
-const ANNOTATIONS = new Set(['title', 'description', 'examples', 'example', 'deprecated', 'readOnly', 'writeOnly']);
-const isAnnotationOnly = (schema: Schema) => Object.keys(schema).every((key) => ANNOTATIONS.has(key));
-
 const json = (value: unknown) => JSON.stringify(value);
 // oasdiff reads what a sub-schema (then, not, propertyNames, ...) says as it reads a property's schema.
 const inside = (depth: Depth): Depth => ({ ...depth, level: depth.level + 1 });
@@ -78,11 +75,13 @@ export function compareKeywords(
     } else report(`${rule}-${is > was === largerAdmitsMore ? looser : tighter}`, what);
   }
 
-  if (a.pattern !== b.pattern) {
-    if (b.pattern === undefined) report('pattern-added', `pattern added: ${String(a.pattern)}`);
-    else if (a.pattern === undefined) report('pattern-removed', `pattern removed: ${String(b.pattern)}`);
-    else if (a.pattern === '.*') report('pattern-generalized', `pattern ${String(b.pattern)} -> .*`);
-    else report('pattern-changed', `pattern ${String(b.pattern)} -> ${String(a.pattern)}`);
+  // An empty pattern is no pattern, as oasdiff reads it.
+  const [patternWas, patternIs] = [b.pattern, a.pattern].map((p) => (p === '' ? undefined : p));
+  if (patternIs !== patternWas) {
+    if (patternWas === undefined) report('pattern-added', `pattern added: ${String(patternIs)}`);
+    else if (patternIs === undefined) report('pattern-removed', `pattern removed: ${String(patternWas)}`);
+    else if (patternIs === '.*') report('pattern-generalized', `pattern ${String(patternWas)} -> .*`);
+    else report('pattern-changed', `pattern ${String(patternWas)} -> ${String(patternIs)}`);
   }
 
   compareValues(b, a, report);
@@ -207,43 +206,4 @@ function compareNamedSchemas(
         inside(depth),
       );
   }
-}
-
-/**
- * The sub-schemas of allOf, anyOf or oneOf matched by content; as many changed as there are new ones
- * are compared pair by pair, the rest are added or removed.
- */
-function compareComposition(
-  keyword: string,
-  rule: string,
-  b: Schema,
-  a: Schema,
-  place: SchemaPlace,
-  where: string,
-  findings: Findings,
-  depth: Depth,
-  compareSchemas: Recurse,
-): void {
-  const [listBefore, listAfter] = [(b[keyword] ?? []) as Schema[], (a[keyword] ?? []) as Schema[]];
-  if (listBefore.length === 0 && listAfter.length === 0) return;
-  const { report } = reporterAt(place, depth, where, findings);
-  const [keysBefore, keysAfter] = [listBefore.map(json), listAfter.map(json)];
-  const removed = listBefore.filter((_, i) => !keysAfter.includes(keysBefore[i] ?? ''));
-  const added = listAfter.filter((_, i) => !keysBefore.includes(keysAfter[i] ?? ''));
-  if (removed.length === added.length) {
-    for (const [index, schema] of removed.entries())
-      compareSchemas(schema, added[index], place, `${where}(${keyword} ${index + 1})`, findings, depth);
-    return;
-  }
-  const name = (schema: Schema) => String(schema.title ?? schema.type ?? 'a schema');
-  for (const schema of added)
-    report(
-      isAnnotationOnly(schema) ? `${rule}-added-annotation-only` : `${rule}-added`,
-      `${keyword}: ${name(schema)} added`,
-    );
-  for (const schema of removed)
-    report(
-      isAnnotationOnly(schema) ? `${rule}-removed-annotation-only` : `${rule}-removed`,
-      `${keyword}: ${name(schema)} removed`,
-    );
 }

@@ -24,6 +24,20 @@ export interface Depth {
   writeOnly?: boolean;
 }
 
+// The kinds oasdiff's checks report on a read-only property of a request, or a write-only one of a
+// response, as on any other: a client that sends a read-only property back (a resource echoed in an
+// update) is held to them by a validator, and a server may answer with a write-only one. Its other
+// checks (enum values, bounds, requiredness, added and removed properties, and a request's types)
+// pass those properties by.
+const PRESENCE_KINDS =
+  '(all|any|one)-of-|(min-|max-)?contains-|content-|dependent-|if-|then-|else-|pattern-|prefix-items-|property-names-|unevaluated-';
+const READ_ONLY_CHECKED = new RegExp(
+  `^(${PRESENCE_KINDS}|min-length-|default-value-|const-|became-enum$|became-(not-)?nullable$)`,
+);
+const WRITE_ONLY_CHECKED = new RegExp(
+  `^(${PRESENCE_KINDS}|default-value-|const-|enum-value-removed$|became-(not-)?nullable$|type-|list-of-types-)`,
+);
+
 export type Report = (kind: string, what: string, where?: string) => void;
 
 export function subjectOf(place: SchemaPlace, depth: number): string {
@@ -37,11 +51,13 @@ export function subjectOf(place: SchemaPlace, depth: number): string {
 function ruleIdAt(place: SchemaPlace, depth: Depth, kind: string): string | undefined {
   if (place.side === 'request' && depth.readOnly) {
     const id = `request-read-only-property-${kind}`;
-    return OASDIFF_RULES[id] ? id : undefined;
+    if (OASDIFF_RULES[id]) return id;
+    if (!READ_ONLY_CHECKED.test(kind)) return undefined;
   }
   if (place.side === 'response' && depth.writeOnly) {
     const id = `response-write-only-property-${kind}`;
-    return OASDIFF_RULES[id] ? id : undefined;
+    if (OASDIFF_RULES[id]) return id;
+    if (!WRITE_ONLY_CHECKED.test(kind)) return undefined;
   }
   const subject = subjectOf(place, depth.level);
   if (place.in === 'header' && depth.level > 0 && kind === 'became-enum') return 'request-header-property-became-enum';

@@ -86,6 +86,8 @@ export function compareProperties(
     const [stabilityWas, stabilityIs] = [was['x-stability-level'], is['x-stability-level']].map((level) =>
       STABILITY.indexOf(String(level ?? 'stable')),
     );
+    if (is['x-stability-level'] !== was['x-stability-level'] && stabilityIs === -1)
+      add('api-invalid-stability-level', name, `x-stability-level ${String(is['x-stability-level'])}`);
     if (stabilityWas !== undefined && stabilityIs !== undefined && stabilityWas !== stabilityIs && stabilityIs >= 0)
       add(
         `${side}-property-stability-${stabilityIs < stabilityWas ? 'decreased' : 'increased'}`,

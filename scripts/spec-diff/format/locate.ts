@@ -34,83 +34,8 @@ export interface Documents {
   after: Json;
 }
 
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function pointer(document: Json, ref: string): unknown {
-  if (!ref.startsWith('#/')) return undefined;
-  let node: unknown = document;
-  for (const raw of ref.slice(2).split('/')) {
-    const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
-    node = isObject(node) || Array.isArray(node) ? (node as Json)[key] : undefined;
-  }
-  return node;
-}
-
-const SCHEMA_REF = /^#\/components\/schemas\/([^/]+)$/;
-
-const isNullSchema = (schema: Json | undefined) =>
-  schema?.type === 'null' || (Array.isArray(schema?.type) && schema.type.length === 1 && schema.type[0] === 'null');
-
-/** A schema walked through one document, $refs followed, remembering the last component entered. */
-class Walker {
-  component?: { name: string; from: number };
-  node: Json | undefined;
-  constructor(
-    private readonly document: Json,
-    node: unknown,
-  ) {
-    this.enter(node, 0);
-  }
-
-  enter(node: unknown, stepsDone: number): void {
-    this.node = isObject(node) ? node : undefined;
-    for (let hops = 0; hops < 20 && typeof this.node?.$ref === 'string'; hops++) {
-      const ref = this.node.$ref;
-      const name = SCHEMA_REF.exec(ref)?.[1];
-      if (name) this.component = { name: decodeURIComponent(name), from: stepsDone };
-      const target = pointer(this.document, ref);
-      this.node = isObject(target) ? target : undefined;
-    }
-  }
-
-  /** The non-null entries of the node's oneOf or anyOf, as written ($refs not followed). */
-  entries(): unknown[] | undefined {
-    const list = (this.node?.oneOf ?? this.node?.anyOf) as unknown;
-    if (!Array.isArray(list)) return undefined;
-    return list.filter((entry) => !isNullSchema(new Walker(this.document, entry).node));
-  }
-
-  alternatives(): Json[] {
-    return (this.entries() ?? []).map((entry) => new Walker(this.document, entry).node ?? {});
-  }
-
-  /** The schema as JSON with its $refs written out, as the engine (which dereferences) sees it. */
-  inline(node: unknown, seen: ReadonlySet<string> = new Set()): string {
-    if (Array.isArray(node)) return `[${node.map((n) => this.inline(n, seen)).join(',')}]`;
-    if (!isObject(node)) return JSON.stringify(node) ?? 'null';
-    const ref = node.$ref;
-    if (typeof ref === 'string' && Object.keys(node).length === 1)
-      return seen.has(ref) ? '"cycle"' : this.inline(pointer(this.document, ref), new Set([...seen, ref]));
-    return `{${Object.entries(node)
-      .map(([key, value]) => `${JSON.stringify(key)}:${this.inline(value, seen)}`)
-      .join(',')}}`;
-  }
-
-  /** As the engine does: `oneOf: [X, null]` is X. */
-  core(stepsDone: number): void {
-    const entries = this.entries();
-    if (entries?.length !== 1) return;
-    this.enter(entries[0], stepsDone);
-    this.core(stepsDone);
-  }
-}
-
-/** `the second rule alternative` for the second (counted from 1). */
-const ordinalLabel = (position: number, noun: string | undefined) =>
-  `the ${ORDINALS[position - 1] ?? `${position}th`} ${noun ? `${noun} ` : ''}alternative`;
-
-const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];
+import { alternativeLabels, nounAt, ordinalLabel } from './alternative-labels.js';
+import { isObject, Walker } from './schema-walker.js';
 
 /**
  * `(oneOf 2)`: the engine pairs the entries of a oneOf (anyOf, allOf) found in one document only, in
@@ -143,62 +68,6 @@ function changedPair(
     label: label ?? ordinalLabel(index, `changed ${keyword}`),
     matched: true,
   };
-}
-
-function singular(name: string): string {
-  if (name.endsWith('ies')) return `${name.slice(0, -3)}y`;
-  if (name.endsWith('s') && !name.endsWith('ss')) return name.slice(0, -1);
-  return name;
-}
-
-const valuesOf = (schema: unknown): unknown[] | undefined => {
-  if (!isObject(schema)) return undefined;
-  if ('const' in schema) return [schema.const];
-  return Array.isArray(schema.enum) ? schema.enum : undefined;
-};
-
-/** The values of the property that tells the alternatives apart: one that has a const or an enum in each. */
-function discriminator(
-  alternatives: Json[],
-  document: Json,
-): ((alternative: Json) => unknown[] | undefined) | undefined {
-  const propertyOf = (alternative: Json, name: string) => {
-    return valuesOf(new Walker(document, (alternative.properties as Json | undefined)?.[name]).node);
-  };
-  const first = alternatives[0]?.properties;
-  if (!isObject(first)) return undefined;
-  // A property with the same values everywhere (a shared enum of fields) tells nothing apart.
-  const name = Object.keys(first).find((key) => {
-    const values = alternatives.map((a) => propertyOf(a, key));
-    return values.every((v) => v !== undefined) && new Set(values.map((v) => JSON.stringify(v))).size === values.length;
-  });
-  return name === undefined ? undefined : (alternative) => propertyOf(alternative, name);
-}
-
-/** `the \`regex\` rule`, `the numeric comparison rule`, `as a number`, `the second alternative`. */
-export function alternativeLabels(alternatives: Json[], document: Json, noun: string | undefined): string[] {
-  const discriminating = discriminator(alternatives, document);
-  const typeOf = (a: Json) => (typeof a.type === 'string' ? a.type : undefined);
-  const distinctTypes = new Set(alternatives.map(typeOf)).size === alternatives.length;
-  return alternatives.map((alternative, index) => {
-    const values = discriminating?.(alternative);
-    const what = noun ?? 'alternative';
-    if (values?.length === 1) return `the \`${String(values[0])}\` ${what}`;
-    if (typeof alternative.title === 'string') return `the ${alternative.title} ${what}`;
-    if (values && values.length > 1 && values.length <= 4)
-      return `the ${values.map((v) => `\`${String(v)}\``).join('/')} ${what}`;
-    const type = typeOf(alternative);
-    if (distinctTypes && type) return `as ${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
-    return ordinalLabel(index + 1, noun);
-  });
-}
-
-/** What the alternatives at a step are called: the singular of the array holding them, or the property. */
-function nounAt(steps: Step[]): string | undefined {
-  const [last, previous] = [steps.at(-1), steps.at(-2)];
-  if (last?.kind === 'items' && previous?.kind === 'property') return singular(previous.name);
-  if (last?.kind === 'property') return last.name;
-  return undefined;
 }
 
 const TOKEN = /^(?:\.([^.[(]+)|(\[\])|\((alternative|oneOf|anyOf|allOf) (\d+)\)|\(([^)]+)\))/;

@@ -3,8 +3,9 @@
 // a heading per level and per operation, JSON with the entries and every finding in full beside them.
 import type { Change } from '../engine/compare.js';
 import type { Level } from '../engine/rules.js';
-import { countByLevel, type Entry, foldChanges, sectionOf, summaryText } from './entries.js';
+import { type Entry, foldChanges, sectionOf } from './entries.js';
 import type { Documents } from './locate.js';
+import { countByLevel, summaryText } from './summary.js';
 
 export interface Comparison {
   /** What was compared: `HEAD~1` and `working copy`, or two revisions. */

@@ -1,0 +1,75 @@
+// A schema walked through one document as written: $refs followed by hand, so that the component a
+// path goes through is known, and the alternatives of a oneOf or anyOf as the engine sees them.
+type Json = Record<string, unknown>;
+
+export const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function pointer(document: Json, ref: string): unknown {
+  if (!ref.startsWith('#/')) return undefined;
+  let node: unknown = document;
+  for (const raw of ref.slice(2).split('/')) {
+    const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
+    node = isObject(node) || Array.isArray(node) ? (node as Json)[key] : undefined;
+  }
+  return node;
+}
+
+const SCHEMA_REF = /^#\/components\/schemas\/([^/]+)$/;
+
+const isNullSchema = (schema: Json | undefined) =>
+  schema?.type === 'null' || (Array.isArray(schema?.type) && schema.type.length === 1 && schema.type[0] === 'null');
+
+/** A schema walked through one document, $refs followed, remembering the last component entered. */
+export class Walker {
+  component?: { name: string; from: number };
+  node: Json | undefined;
+  constructor(
+    private readonly document: Json,
+    node: unknown,
+  ) {
+    this.enter(node, 0);
+  }
+
+  enter(node: unknown, stepsDone: number): void {
+    this.node = isObject(node) ? node : undefined;
+    for (let hops = 0; hops < 20 && typeof this.node?.$ref === 'string'; hops++) {
+      const ref = this.node.$ref;
+      const name = SCHEMA_REF.exec(ref)?.[1];
+      if (name) this.component = { name: decodeURIComponent(name), from: stepsDone };
+      const target = pointer(this.document, ref);
+      this.node = isObject(target) ? target : undefined;
+    }
+  }
+
+  /** The non-null entries of the node's oneOf or anyOf, as written ($refs not followed). */
+  entries(): unknown[] | undefined {
+    const list = (this.node?.oneOf ?? this.node?.anyOf) as unknown;
+    if (!Array.isArray(list)) return undefined;
+    return list.filter((entry) => !isNullSchema(new Walker(this.document, entry).node));
+  }
+
+  alternatives(): Json[] {
+    return (this.entries() ?? []).map((entry) => new Walker(this.document, entry).node ?? {});
+  }
+
+  /** The schema as JSON with its $refs written out, as the engine (which dereferences) sees it. */
+  inline(node: unknown, seen: ReadonlySet<string> = new Set()): string {
+    if (Array.isArray(node)) return `[${node.map((n) => this.inline(n, seen)).join(',')}]`;
+    if (!isObject(node)) return JSON.stringify(node) ?? 'null';
+    const ref = node.$ref;
+    if (typeof ref === 'string' && Object.keys(node).length === 1)
+      return seen.has(ref) ? '"cycle"' : this.inline(pointer(this.document, ref), new Set([...seen, ref]));
+    return `{${Object.entries(node)
+      .map(([key, value]) => `${JSON.stringify(key)}:${this.inline(value, seen)}`)
+      .join(',')}}`;
+  }
+
+  /** As the engine does: `oneOf: [X, null]` is X. */
+  core(stepsDone: number): void {
+    const entries = this.entries();
+    if (entries?.length !== 1) return;
+    this.enter(entries[0], stepsDone);
+    this.core(stepsDone);
+  }
+}
