@@ -4,7 +4,6 @@
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { consoleFolder, projectRoot } from '../../../server/project-root.js';
 import { type OpenApiDocument, specOperations } from '../../../server/spec.js';
@@ -17,6 +16,8 @@ const require = createRequire(import.meta.url);
 const swaggerUiDir = dirname(require.resolve('swagger-ui-dist/package.json'));
 const SWAGGER_UI_FILES = ['swagger-ui-bundle.js', 'swagger-ui.css'];
 const VALIDATORS = 'console:body-validators';
+// The page's sources in the checkout: `npm start` runs this module compiled, from dist/.
+const sourceDir = join(projectRoot, 'scripts', 'docs', 'console');
 
 async function consoleScript(contract: OpenApiDocument): Promise<string> {
   const spec = consoleSpec(contract);
@@ -39,7 +40,7 @@ async function consoleScript(contract: OpenApiDocument): Promise<string> {
     `startConsole({ ...${JSON.stringify(inputs)}, validators });`,
   ].join('\n');
   const result = await build({
-    stdin: { contents: entry, resolveDir: dirname(fileURLToPath(import.meta.url)), loader: 'ts' },
+    stdin: { contents: entry, resolveDir: sourceDir, loader: 'ts' },
     bundle: true,
     format: 'iife',
     platform: 'browser',

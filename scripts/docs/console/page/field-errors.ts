@@ -2,7 +2,7 @@
 // 4xx answer, or what the console's own check of the body found before sending (body-check.ts).
 // A parameter's errors go in a row under it; the body's, and any naming no parameter of the
 // operation, under the parameters and the body. An answer that is not a 4xx clears them.
-import { type Field, fieldOf, namesParameter } from './field-paths.js';
+import { fieldOf, namesParameter } from './field-paths.js';
 import {
   type Answer,
   answerOf,
@@ -135,7 +135,7 @@ export const fieldErrorsPlugin: Plugin = () => ({
       const { createElement, Fragment } = system.React;
       const section = createElement(Original, props);
       if (rest.length === 0) return section;
-      const inBody = rest.every((error) => (fieldOf(error.path) as Field | undefined)?.in === 'body');
+      const inBody = rest.every((error) => fieldOf(error.path)?.in === 'body');
       return createElement(Fragment, null, section, errorList(system, rest, inBody ? 'Errors of the body' : 'Errors'));
     },
   },
