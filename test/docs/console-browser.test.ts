@@ -4,7 +4,7 @@
 // named under the field); a PATCH's ETag offered as If-Match; a body checked against the spec
 // before anything is sent; the key nowhere after (storage, cookies, URL, server log); the page's
 // policy refusing an injected script; each operation of the reference linked to the console; and,
-// opened from a file, the console asking for a base URL.
+// opened from a file, the console asking for a base URL and sending there.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -57,11 +57,11 @@ let seed: DemoSeed;
 let browser: Browser | undefined;
 
 /** A page that lets through this server's requests only, and records every other one. */
-async function localPage(): Promise<{ page: Page; offServer: string[] }> {
+async function localPage(on: TestServer = server): Promise<{ page: Page; offServer: string[] }> {
   if (!browser) throw new Error('Chromium did not start');
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   const offServer: string[] = [];
-  const origin = new URL(server.baseUrl).origin;
+  const origin = new URL(on.baseUrl).origin;
   await page.route('**/*', (route) => {
     const url = new URL(route.request().url());
     if (url.origin === origin || url.protocol === 'data:' || url.protocol === 'file:') return route.continue();
@@ -234,19 +234,39 @@ describe.skipIf(!('path' in chromiumFound))(
     }, 60_000);
 
     it('opened from a file, says it needs a base URL, asks for it and sends there', async () => {
-      const { page } = await localPage();
-      await page.goto(pathToFileURL(join(docsFolder, 'try', 'index.html')).href);
-      const form = page.locator('form#base-url');
-      await expect.poll(() => form.isVisible(), { timeout: 5_000 }).toBe(true);
-      expect(await form.innerText()).toContain('opened from a file');
-      await form.getByLabel('Base URL of the API server').fill(server.baseUrl);
-      await form.getByRole('button', { name: 'Send to this server' }).click();
-      const servers = page.locator('.servers select');
-      await expect.poll(() => servers.isVisible(), { timeout: 15_000 }).toBe(true);
-      const [basePath = ''] = apiBasePaths(spec);
-      expect(await servers.inputValue()).toBe(`${server.baseUrl}${basePath}`);
-      expect(await servers.locator('option').count()).toBe(1);
-      await page.close();
+      // A server that allows the origin of a page opened from a file.
+      const allowing = await startTestServer({ corsOrigins: ['null'] });
+      try {
+        const demo = await seedDemo(allowing.store, destinationTypes, allowing.clock.now());
+        const { page, offServer } = await localPage(allowing);
+        await page.goto(pathToFileURL(join(docsFolder, 'try', 'index.html')).href);
+        const form = page.locator('form#base-url');
+        await expect.poll(() => form.isVisible(), { timeout: 5_000 }).toBe(true);
+        expect(await form.innerText()).toContain('opened from a file');
+        await form.getByLabel('Base URL of the API server').fill(allowing.baseUrl);
+        await form.getByRole('button', { name: 'Send to this server' }).click();
+        const servers = page.locator('.servers select');
+        await expect.poll(() => servers.isVisible(), { timeout: 15_000 }).toBe(true);
+        const [basePath = ''] = apiBasePaths(spec);
+        expect(await servers.inputValue()).toBe(`${allowing.baseUrl}${basePath}`);
+        expect(await servers.locator('option').count()).toBe(1);
+
+        const found = operations.find((entry) => entry.operation.requestBody === undefined);
+        if (!found) throw new Error('openapi.yaml has no operation without a body');
+        await authorize(page, demo.management_key);
+        const block = operationBlock(page, found);
+        await open(block);
+        for (const parameter of found.parameters.filter((p) => p.in === 'path'))
+          await parameterRow(block, parameter.name)
+            .locator('input')
+            .fill(seededValues(demo)[parameter.name] ?? '');
+        const answer = await send(block);
+        expect(answer.status, answer.body).toBe(200);
+        expect(offServer).toEqual([]);
+        await page.close();
+      } finally {
+        await allowing.close();
+      }
     }, 60_000);
   },
 );
