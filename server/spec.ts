@@ -3,7 +3,7 @@
 // destination rules and the contract tests all read the same file through this module.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { Ajv2020, type Options as AjvOptions, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import yaml from 'js-yaml';
 import { projectRoot } from './project-root.js';
@@ -102,7 +102,7 @@ export const SPEC_SCHEMA_ID = 'openapi.yaml';
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 /** A validator whose `openapi.yaml#/...` references point into the given document. */
-export function createSpecAjv(spec: OpenApiDocument, options: { useDefaults?: boolean } = {}): Ajv2020 {
+export function createSpecAjv(spec: OpenApiDocument, options: Pick<AjvOptions, 'useDefaults' | 'code'> = {}): Ajv2020 {
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictTuples: false, ...options });
   addFormats(ajv);
   // OpenAPI keywords and this contract's own extensions, which carry no validation.

@@ -5,7 +5,8 @@
 // The page is built from the docs' copy of the contract (spec-for-docs.ts) with Redoc's options
 // (redoc-options.ts), and gets a few rules of style of its own (page-style.ts).
 // Beside it, changelog.html: every change of the contract from its git history, linked from the
-// introduction of the docs' copy of the spec.
+// introduction of the docs' copy of the spec; and the console (console/), in try/, linked from
+// each operation.
 // Usage: npm run docs [-- --if-stale]; `npm start` calls buildDocs({ ifStale: true }).
 import { execFileSync } from 'node:child_process';
 import {
@@ -21,7 +22,7 @@ import {
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { docsDir as outputDir, projectRoot as root } from '../../server/project-root.js';
+import { consoleFolder, docsDir as outputDir, projectRoot as root } from '../../server/project-root.js';
 import { type OpenApiDocument, parseSpecYaml } from '../../server/spec.js';
 import { parseArgsOrMessage } from '../shared/cli-args.js';
 import { runMain } from '../shared/run-main.js';
@@ -33,6 +34,9 @@ const cliRoot = dirname(require.resolve('@redocly/cli/package.json'));
 const renderer = join(cliRoot, 'lib', 'chunks', 'redoc.standalone.js');
 const RENDERER_NAME = 'redoc.standalone.js';
 const changelogFile = join(outputDir, 'changelog.html');
+// The console's page (console/build-console.ts), and the Swagger UI it is built with.
+const consoleFile = join(outputDir, consoleFolder, 'index.html');
+const swaggerUi = join(dirname(require.resolve('swagger-ui-dist/package.json')), 'swagger-ui-bundle.js');
 
 /** The newest commit that changed openapi.yaml ('' outside a git checkout). */
 function newestSpecCommit(): string {
@@ -59,8 +63,9 @@ function docsAreFresh(): boolean {
         .map((file) => join(root, 'scripts', dir, file)),
     ),
     renderer,
+    swaggerUi,
   ];
-  const outputs = [outputFile, join(outputDir, RENDERER_NAME), changelogFile];
+  const outputs = [outputFile, join(outputDir, RENDERER_NAME), changelogFile, consoleFile];
   if (!outputs.every(existsSync)) return false;
   const newestInput = Math.max(...inputs.map((file) => statSync(file).mtimeMs));
   if (Math.min(...outputs.map((file) => statSync(file).mtimeMs)) <= newestInput) return false;
@@ -143,7 +148,11 @@ export async function buildDocs({ ifStale }: { ifStale: boolean }): Promise<void
   writeFileSync(join(outputDir, RENDERER_NAME), withoutLogo);
   const { changelogPage } = await import('../spec-diff/changelog-page.js');
   writeFileSync(changelogFile, (await changelogPage(contract.info.title)).html);
-  console.log(`docs: ${outputFile} and changelog.html (renderer ${rendererVersion}, served locally)`);
+  const { buildConsole } = await import('./console/build-console.js');
+  await buildConsole(contract, outputDir);
+  console.log(
+    `docs: ${outputFile}, changelog.html and the console in try/ (renderer ${rendererVersion}, served locally)`,
+  );
 }
 
 /** `npm run docs [-- --if-stale]`: 0 when the docs are built (or fresh), 1 when the build fails, 2 on a bad argument. */

@@ -1,8 +1,10 @@
 // The contract as the docs show it, in the docs' copy only (openapi.yaml stays as written): a curl
-// and a TypeScript sample for each operation, a link to the changelog page in the introduction, and
+// and a TypeScript sample for each operation, a link to the changelog page in the introduction, a
+// link from each operation to the console, and
 // two rewrites that change nothing the contract says, only how Redoc renders it.
-import { type JsonObject, nodeAt, type OpenApiDocument } from '../../server/spec.js';
+import { type JsonObject, nodeAt, type OpenApiDocument, specOperations } from '../../server/spec.js';
 import { withCodeSamples } from './code-samples.js';
+import { consoleLink } from './console/console-page.js';
 
 const isObject = (value: unknown): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -62,11 +64,21 @@ function typedArrayItems(spec: OpenApiDocument, node: unknown): void {
   }
 }
 
+/** A link from each operation to the same operation in the console (console/), at the end of its description. */
+function consoleLinks(spec: OpenApiDocument): void {
+  for (const { operation } of specOperations(spec)) {
+    const link = consoleLink(operation.tags?.[0] ?? 'default', operation.operationId);
+    const described = operation as { description?: string };
+    described.description = `${described.description ?? ''}\n\n[Send it from the console](${link}) with your key.`;
+  }
+}
+
 export function specForDocs(contract: OpenApiDocument): OpenApiDocument {
   const spec = withCodeSamples(contract);
   const info = spec.info as { description?: string };
   info.description = `${info.description ?? ''}\n\n[Changelog of this contract](changelog.html): every change, with its level.`;
   literalHeaderExamples(spec);
   typedArrayItems(spec, spec);
+  consoleLinks(spec);
   return spec;
 }

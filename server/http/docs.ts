@@ -3,30 +3,45 @@
 import { existsSync } from 'node:fs';
 import express, { Router } from 'express';
 import helmet from 'helmet';
-import { docsDir } from '../project-root.js';
+import { consoleFolder, docsDir } from '../project-root.js';
 import { sendError } from './errors.js';
+
+// The reference page is pre-rendered HTML with inline styles and an inline module that hydrates it.
+// Only these directives: helmet's defaults add upgrade-insecure-requests, which sends the renderer
+// to https (and a blank page) wherever the docs are opened over plain HTTP under another hostname.
+const referenceDirectives = {
+  defaultSrc: ["'none'"],
+  scriptSrc: ["'self'", "'unsafe-inline'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:'],
+  fontSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'"],
+  workerSrc: ["'self'", 'blob:'],
+  frameAncestors: ["'none'"],
+  baseUri: ["'self'"],
+  objectSrc: ["'none'"],
+};
+
+// The console (built into the docs' try/ folder) has no inline script or style and sends only to
+// this origin: scripts and styles from this server alone, and no form posts anywhere.
+const consoleDirectives = {
+  defaultSrc: ["'none'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'"],
+  imgSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'"],
+  formAction: ["'none'"],
+  frameAncestors: ["'none'"],
+  baseUri: ["'none'"],
+  objectSrc: ["'none'"],
+};
 
 export function docsRouter(dir: string = docsDir): Router {
   const router = Router();
-  // The page is pre-rendered HTML with inline styles and an inline module that hydrates it. Only
-  // these directives: helmet's defaults add upgrade-insecure-requests, which sends the renderer to
-  // https (and a blank page) wherever the docs are opened over plain HTTP under another hostname.
-  router.use(
-    helmet.contentSecurityPolicy({
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'none'"],
-        scriptSrc: ["'self'", "'unsafe-inline'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        workerSrc: ["'self'", 'blob:'],
-        frameAncestors: ["'none'"],
-        baseUri: ["'self'"],
-        objectSrc: ["'none'"],
-      },
-    }),
+  const referencePolicy = helmet.contentSecurityPolicy({ useDefaults: false, directives: referenceDirectives });
+  const consolePolicy = helmet.contentSecurityPolicy({ useDefaults: false, directives: consoleDirectives });
+  router.use((req, res, next) =>
+    (req.path.startsWith(`/${consoleFolder}/`) ? consolePolicy : referencePolicy)(req, res, next),
   );
   router.use((_req, res, next) => {
     if (existsSync(dir)) return next();

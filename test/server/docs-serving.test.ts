@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docsRouter } from '../../server/http/docs.js';
 import { notFoundHandler } from '../../server/http/errors.js';
 import { securityHeaders } from '../../server/http/security-headers.js';
+import { consoleFolder } from '../../server/project-root.js';
 import { type Listening, listenOnLoopback } from '../support/listen.js';
 import { startTestServer } from '../support/server.js';
 
@@ -25,6 +26,21 @@ const DOCS_POLICY = [
   "object-src 'none'",
 ].join(';');
 
+// The console (in the docs' folder of its own) has no inline script or style, and posts no form.
+const CONSOLE_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "object-src 'none'",
+].join(';');
+const CONSOLE_PAGE =
+  '<!DOCTYPE html><html><body><main id="console"></main><script src="console.js"></script></body></html>';
+
 const PAGE = '<!DOCTYPE html><html><body><redoc></redoc><script src="./redoc.standalone.js"></script></body></html>';
 const RENDERER = 'window.Redoc = {};';
 
@@ -38,6 +54,8 @@ beforeAll(async () => {
   mkdirSync(built);
   writeFileSync(join(built, 'index.html'), PAGE);
   writeFileSync(join(built, 'redoc.standalone.js'), RENDERER);
+  mkdirSync(join(built, consoleFolder));
+  writeFileSync(join(built, consoleFolder, 'index.html'), CONSOLE_PAGE);
   const app = express();
   app.use(securityHeaders());
   app.use('/docs', docsRouter(built));
@@ -85,6 +103,19 @@ describe('the docs at /docs', () => {
       location: null,
       body: RENDERER,
     });
+  });
+
+  it('serves the console from its folder under a stricter policy of its own, and nothing else under it', async () => {
+    expect(await get(`/docs/${consoleFolder}/`)).toEqual({
+      status: 200,
+      type: 'text/html; charset=utf-8',
+      policy: CONSOLE_POLICY,
+      location: null,
+      body: CONSOLE_PAGE,
+    });
+    expect((await get(`/docs/${consoleFolder}/index.html`)).policy).toBe(CONSOLE_POLICY);
+    // A file of the same name outside the console's folder keeps the reference's policy.
+    expect((await get(`/docs/${consoleFolder}.html`)).policy).toBe(DOCS_POLICY);
   });
 
   it('redirects /docs to /docs/, where the page and its relative links resolve', async () => {
