@@ -4,14 +4,14 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import type { Answer } from './check.js';
-import { type Contract, type ContractOperation, operationById } from './contract.js';
+import { type Contract, operationById } from './contract.js';
 import { attempt, CannotRun, cameBack, type Outcome, type RunOptions, sendOrThrow } from './exchange.js';
 import { configOverrides } from './generate/arbitraries.js';
 import {
-  acceptedStatuses,
   type ConformanceRequest,
   type Fixture,
   negativeRequests,
+  plainRequest,
   validRequest,
 } from './generate/requests.js';
 import { sequences } from './sequences.js';
@@ -25,26 +25,6 @@ export interface RunResult {
 
 export const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** A request of the operation to the objects given, with no query: the carrier of the preflight. */
-function plainRequest(operation: ContractOperation, path: Record<string, string>, body?: string): ConformanceRequest {
-  const target = operation.template.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(path[name] ?? ''));
-  return {
-    operationId: operation.operationId,
-    method: operation.method,
-    target,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    ...(body !== undefined && { body }),
-    label: 'preflight',
-    expect: { kind: 'accepted', statuses: acceptedStatuses(operation, true) },
-  };
-}
-
-function pathParameterOf(operation: ContractOperation): string {
-  const [parameter] = operation.parameters.filter((p) => p.in === 'path');
-  if (!parameter) throw new Error(`${operation.operationId} has no path parameter`);
-  return parameter.name;
-}
-
 function explainRefusal(what: string, answer: Answer, baseUrl: string, contract: Contract): string {
   if (answer.status === 401) return `the deployment refused the key (401): give a key it knows (--key)`;
   if (answer.status === 403) return `the key is not a management key (403): --key takes a management key`;
@@ -53,41 +33,47 @@ function explainRefusal(what: string, answer: Answer, baseUrl: string, contract:
   return `${what} answered ${answer.status}: ${answer.text.slice(0, 200)}`;
 }
 
+/**
+ * The answer of the operation for the object `value` names (its one path parameter), after which the
+ * run may go on: a 200; anything else stops the run, said in one line.
+ */
+async function confirm(contract: Contract, options: RunOptions, operationId: string, value: string, what: string) {
+  const operation = operationById(contract, operationId);
+  const [parameter] = operation.parameters.filter((p) => p.in === 'path');
+  if (!parameter) throw new Error(`${operationId} has no path parameter`);
+  const request = plainRequest(operation, { [operationId]: { [parameter.name]: [{ value }] } }, 'preflight');
+  const answer = await sendOrThrow(options.baseUrl, request, options.key);
+  if (answer.status !== 200) throw new CannotRun(explainRefusal(what, answer, options.baseUrl, contract));
+  return { name: parameter.name, answer };
+}
+
 /** Checks what the run needs and learns the destination's type: the fixture of known objects. */
 async function preflight(contract: Contract, options: RunOptions): Promise<Fixture> {
-  const getKey = operationById(contract, 'getKey');
   const hashes = [options.key, options.standardKey].flatMap((key) => (key ? [sha256Hex(key)] : []));
-  const keyAnswer = await sendOrThrow(
-    options.baseUrl,
-    plainRequest(getKey, { [pathParameterOf(getKey)]: hashes[0] ?? '' }),
-    options.key,
-  );
-  if (keyAnswer.status !== 200)
-    throw new CannotRun(explainRefusal('reading the key itself', keyAnswer, options.baseUrl, contract));
-  const fixture: Fixture = {
-    getKey: { [pathParameterOf(getKey)]: hashes.map((value) => ({ value })) },
-  };
+  const key = await confirm(contract, options, 'getKey', hashes[0] ?? '', 'reading the key itself');
+  const fixture: Fixture = { getKey: { [key.name]: hashes.map((value) => ({ value })) } };
   if (options.destination) {
-    const update = operationById(contract, 'updateObservabilityDestination');
-    const name = pathParameterOf(update);
-    const answer = await sendOrThrow(
-      options.baseUrl,
-      plainRequest(update, { [name]: options.destination }, '{}'),
-      options.key,
+    const what = `--destination ${options.destination}`;
+    const { name, answer } = await confirm(
+      contract,
+      options,
+      'updateObservabilityDestination',
+      options.destination,
+      what,
     );
-    if (answer.status !== 200)
-      throw new CannotRun(explainRefusal(`--destination ${options.destination}`, answer, options.baseUrl, contract));
     const type = (JSON.parse(answer.text) as { data?: { type?: string } }).data?.type ?? '';
     fixture.updateObservabilityDestination = {
       [name]: [{ value: options.destination, overrides: configOverrides(type) }],
     };
   }
   if (options.preset) {
-    const list = operationById(contract, 'listPresetVersions');
-    const name = pathParameterOf(list);
-    const answer = await sendOrThrow(options.baseUrl, plainRequest(list, { [name]: options.preset }), options.key);
-    if (answer.status !== 200)
-      throw new CannotRun(explainRefusal(`--preset ${options.preset}`, answer, options.baseUrl, contract));
+    const { name } = await confirm(
+      contract,
+      options,
+      'listPresetVersions',
+      options.preset,
+      `--preset ${options.preset}`,
+    );
     fixture.listPresetVersions = { [name]: [{ value: options.preset }] };
   }
   return fixture;

@@ -1,30 +1,9 @@
 // The checks that take more than one request, where the contract allows them: no key and the
 // wrong kind of key on every operation; HEAD beside each GET; a PATCH's ETag sent back as
 // If-Match, then a stale one; the pages of a preset adding up to its total_count, no version twice.
-import type { Contract, ContractOperation } from './contract.js';
+import type { Contract } from './contract.js';
 import { attempt, type Outcome, type RunOptions } from './exchange.js';
-import { acceptedStatuses, type ConformanceRequest, type Fixture } from './generate/requests.js';
-import { sampleString } from './generate/samples.js';
-
-function carrier(operation: ContractOperation, fixture: Fixture, label: string): ConformanceRequest {
-  let known = true;
-  const target = operation.template.replace(/\{([^}]+)\}/g, (_m, name: string) => {
-    const value = fixture[operation.operationId]?.[name]?.[0]?.value;
-    if (value === undefined) known = false;
-    const parameter = operation.parameters.find((p) => p.in === 'path' && p.name === name);
-    return encodeURIComponent(value ?? sampleString(parameter?.schema ?? {}));
-  });
-  const body = operation.bodySchema ? '{}' : undefined;
-  return {
-    operationId: operation.operationId,
-    method: operation.method,
-    target,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    ...(body !== undefined && { body }),
-    label,
-    expect: { kind: 'accepted', statuses: acceptedStatuses(operation, known) },
-  };
-}
+import { type Fixture, plainRequest } from './generate/requests.js';
 
 const json = (text: string | undefined): Record<string, unknown> | undefined => {
   try {
@@ -37,7 +16,7 @@ const json = (text: string | undefined): Record<string, unknown> | undefined => 
 async function keySequences(contract: Contract, options: RunOptions, fixture: Fixture): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   for (const operation of contract.operations) {
-    const noKey = carrier(operation, fixture, 'no key: 401 with WWW-Authenticate');
+    const noKey = plainRequest(operation, fixture, 'no key: 401 with WWW-Authenticate');
     noKey.expect = { kind: 'accepted', statuses: [401] };
     const refusal = await attempt(contract, options.baseUrl, noKey, undefined, 'none');
     if (refusal.answer?.status === 401 && !refusal.answer.headers.get('www-authenticate'))
@@ -45,7 +24,7 @@ async function keySequences(contract: Contract, options: RunOptions, fixture: Fi
     outcomes.push(refusal);
     if (!options.standardKey) continue;
     const refused = !operation.keyKinds.includes('standard');
-    const standard = carrier(
+    const standard = plainRequest(
       operation,
       fixture,
       refused ? 'a standard key where the spec takes only other kinds: 403' : 'a standard key where the spec takes one',
@@ -69,10 +48,15 @@ async function keySequences(contract: Contract, options: RunOptions, fixture: Fi
 async function headSequences(contract: Contract, options: RunOptions, fixture: Fixture): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   for (const operation of contract.operations.filter((o) => o.method === 'GET')) {
-    const get = await attempt(contract, options.baseUrl, carrier(operation, fixture, 'GET, then HEAD'), options.key);
+    const get = await attempt(
+      contract,
+      options.baseUrl,
+      plainRequest(operation, fixture, 'GET, then HEAD'),
+      options.key,
+    );
     outcomes.push(get);
     if (!get.answer) continue;
-    const headRequest = { ...carrier(operation, fixture, 'HEAD: as its GET, without the body'), method: 'HEAD' };
+    const headRequest = { ...plainRequest(operation, fixture, 'HEAD: as its GET, without the body'), method: 'HEAD' };
     const head = await attempt(contract, options.baseUrl, headRequest, options.key);
     if (head.answer) {
       if (head.answer.status !== get.answer.status)
@@ -98,7 +82,7 @@ async function etagSequence(contract: Contract, options: RunOptions, fixture: Fi
   if (!operation || !options.destination) return [];
   const outcomes: Outcome[] = [];
   const step = async (label: string, body: string, ifMatch: string | undefined, statuses: number[]) => {
-    const request = carrier(operation, fixture, `If-Match sequence: ${label}`);
+    const request = plainRequest(operation, fixture, `If-Match sequence: ${label}`);
     request.body = body;
     if (ifMatch !== undefined) request.headers['if-match'] = ifMatch;
     request.expect = { kind: 'accepted', statuses };
@@ -150,7 +134,7 @@ async function pageSequence(contract: Contract, options: RunOptions, fixture: Fi
     let total = Number.NaN;
     let offset = 0;
     for (let pages = 0; pages < 10_000; pages++) {
-      const request = carrier(operation, fixture, `pages of ${limit}: offset ${offset}`);
+      const request = plainRequest(operation, fixture, `pages of ${limit}: offset ${offset}`);
       request.target = `${request.target}?limit=${limit}&offset=${offset}`;
       const outcome = await attempt(contract, options.baseUrl, request, options.key);
       outcomes.push(outcome);

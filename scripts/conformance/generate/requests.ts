@@ -90,6 +90,30 @@ function targetOf(operation: ContractOperation, path: Record<string, string>, qu
   return pairs.length > 0 ? `${filled}?${pairs.join('&')}` : filled;
 }
 
+/**
+ * The operation's request with nothing but its path: the first known value of each path parameter
+ * (a valid sample where none is known), `{}` as its body if it takes one, and no query.
+ */
+export function plainRequest(operation: ContractOperation, fixture: Fixture, label: string): ConformanceRequest {
+  let known = true;
+  const target = operation.template.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+    const value = fixture[operation.operationId]?.[name]?.[0]?.value;
+    if (value === undefined) known = false;
+    const parameter = operation.parameters.find((p) => p.in === 'path' && p.name === name);
+    return encodeURIComponent(value ?? sampleString(parameter?.schema ?? {}));
+  });
+  const body = operation.bodySchema ? '{}' : undefined;
+  return {
+    operationId: operation.operationId,
+    method: operation.method,
+    target,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    ...(body !== undefined && { body }),
+    label,
+    expect: { kind: 'accepted', statuses: acceptedStatuses(operation, known) },
+  };
+}
+
 /** What a valid request to these objects is answered: the operation's 2xx, or its 404 for an object nobody has. */
 export function acceptedStatuses(operation: ContractOperation, known: boolean): number[] {
   const statuses = [...operation.responses.keys()];
