@@ -1,7 +1,15 @@
 // What the alternatives of a oneOf or anyOf are called in a report: by the value of the property
 // that tells them apart, their title, their type, or their position.
-import type { Step } from './locate.js';
 import { isObject, Walker } from './schema-walker.js';
+
+/** One step of the path to a change: how `locate` walks a schema to it. */
+export type Step =
+  | { kind: 'property'; name: string }
+  | { kind: 'items' }
+  /** A keyword holding a schema (`not`, `additionalProperties`) or a named one (a pattern property). */
+  | { kind: 'keyword'; name: string }
+  /** `matched`: both documents have these alternatives; otherwise one side is a single schema (a restructure). */
+  | { kind: 'alternative'; index: number; label: string; matched: boolean };
 
 type Json = Record<string, unknown>;
 

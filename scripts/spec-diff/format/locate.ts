@@ -5,13 +5,7 @@ import type { Change } from '../engine/compare.js';
 
 type Json = Record<string, unknown>;
 
-export type Step =
-  | { kind: 'property'; name: string }
-  | { kind: 'items' }
-  /** A keyword holding a schema (`not`, `additionalProperties`) or a named one (a pattern property). */
-  | { kind: 'keyword'; name: string }
-  /** `matched`: both documents have these alternatives; otherwise one side is a single schema (a restructure). */
-  | { kind: 'alternative'; index: number; label: string; matched: boolean };
+export type { Step };
 
 export interface Location {
   operation?: string;
@@ -34,7 +28,7 @@ export interface Documents {
   after: Json;
 }
 
-import { alternativeLabels, nounAt, ordinalLabel } from './alternative-labels.js';
+import { alternativeLabels, nounAt, ordinalLabel, type Step } from './alternative-labels.js';
 import { isObject, Walker } from './schema-walker.js';
 
 /**
