@@ -11,6 +11,7 @@ import {
   partialOf,
   semanticRules,
 } from '../../scripts/conformance/generate/arbitraries.js';
+import { nonLinearPatternReason } from '../../server/domain/linear-regex.js';
 import { createDestination } from '../../server/provisioning/index.js';
 import { destinationTypes } from '../support/server.js';
 import { spec } from '../support/spec.js';
@@ -73,6 +74,18 @@ async function currentState(id: string): Promise<ModelState> {
  * accepts the body. Returns the rule broken, if any.
  */
 function proseRuleBroken(body: Body, type: string, state: ModelState): string | undefined {
+  // 0. A regex rule's pattern is ECMAScript in Unicode mode, searched in linear time (RegexFilterRule).
+  const groups = (body.filter_rules as { groups?: { rules?: { operator?: unknown; value?: unknown }[] }[] } | null)
+    ?.groups;
+  for (const rule of (groups ?? []).flatMap((group) => group.rules ?? [])) {
+    if (rule.operator !== 'regex' || typeof rule.value !== 'string') continue;
+    try {
+      new RegExp(rule.value, 'u');
+    } catch {
+      return 'a pattern that is not ECMAScript in Unicode mode';
+    }
+    if (nonLinearPatternReason(rule.value)) return 'a pattern a backtracking engine searches in more than linear time';
+  }
   const config = body.config as Config | undefined;
   if (config === undefined) return undefined;
   const typeSchema = spec.components.schemas[configSchemaName(type)] as { properties: Json };
