@@ -135,8 +135,3 @@ export function operationById(contract: Contract, operationId: string): Contract
   if (!found) throw new Error(`openapi.yaml has no operation ${operationId}`);
   return found;
 }
-
-/** A schema with its `$ref`s followed to what they name. */
-export function resolveSchema(contract: Contract, schema: JsonObject): JsonObject {
-  return resolve(contract.spec, schema);
-}

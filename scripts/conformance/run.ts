@@ -23,7 +23,7 @@ export interface RunResult {
   stopped?: string;
 }
 
-export const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
+const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
 
 function explainRefusal(what: string, answer: Answer, baseUrl: string, contract: Contract): string {
   if (answer.status === 401) return `the deployment refused the key (401): give a key it knows (--key)`;

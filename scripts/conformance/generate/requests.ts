@@ -115,7 +115,7 @@ export function plainRequest(operation: ContractOperation, fixture: Fixture, lab
 }
 
 /** What a valid request to these objects is answered: the operation's 2xx, or its 404 for an object nobody has. */
-export function acceptedStatuses(operation: ContractOperation, known: boolean): number[] {
+function acceptedStatuses(operation: ContractOperation, known: boolean): number[] {
   const statuses = [...operation.responses.keys()];
   if (!known && statuses.includes(404)) return [404];
   return statuses.filter((status) => status >= 200 && status < 300);

@@ -6,7 +6,7 @@ import type { JsonObject } from '../../../server/spec.js';
 export type Resolve = (schema: JsonObject) => JsonObject;
 
 /** A UUID (version 4) that names nothing: valid by format, and no workspace holds it. */
-export const UNKNOWN_UUID = '00000000-0000-4000-8000-000000000000';
+const UNKNOWN_UUID = '00000000-0000-4000-8000-000000000000';
 
 const FORMAT_SAMPLES: Record<string, string> = {
   uuid: UNKNOWN_UUID,
@@ -30,7 +30,7 @@ export function typesOf(schema: JsonObject, resolve: Resolve): Set<string> {
   return new Set(['string', 'number', 'integer', 'boolean', 'null', 'array', 'object']);
 }
 
-export function jsonTypeOf(value: unknown): string {
+function jsonTypeOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
   if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
