@@ -12,6 +12,7 @@ const postgresSuites = [
   'test/server/keys.test.ts',
   'test/server/destinations.test.ts',
   'test/server/presets.test.ts',
+  'test/store/preset-page-json.test.ts',
   'test/server/errors.test.ts',
   'test/server/unstorable-text.test.ts',
   'test/server/regex-filter-rules.test.ts',

@@ -206,7 +206,7 @@ export function requestPipeline(
       stage: 'api',
       attach: ({ api }) => {
         for (const operation of operations)
-          api[operation.method](operation.route, operationRoute(operation, operationDeps));
+          api[operation.method](operation.route, operationRoute(operation, operationDeps, deps.validateResponses));
       },
     },
   ];

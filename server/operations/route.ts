@@ -3,6 +3,7 @@
 import type { RequestHandler } from 'express';
 import { matchedOperation } from '../http/request-shape.js';
 import type { BoundOperation } from './bind.js';
+import { JsonText } from './json-text.js';
 import type { OperationDeps } from './types.js';
 
 interface HandlerCall {
@@ -17,7 +18,11 @@ type UntypedHandler = (
   deps: OperationDeps,
 ) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
 
-export function operationRoute(bound: BoundOperation, deps: OperationDeps): RequestHandler {
+/**
+ * `validateResponses`: the validator checks what res.json sends, so a body made as JSON text is
+ * parsed and given to it there; in production that text is sent as it is.
+ */
+export function operationRoute(bound: BoundOperation, deps: OperationDeps, validateResponses: boolean): RequestHandler {
   // The table of handlers is checked against `operations` where it is written; here they are alike.
   const handler = bound.handler as unknown as UntypedHandler;
   const { headerParameters } = bound;
@@ -41,6 +46,10 @@ export function operationRoute(bound: BoundOperation, deps: OperationDeps): Requ
     );
     // Stryker disable next-line ConditionalExpression: equivalent, see mutation/equivalents.md#headers-of-undefined
     if (result.headers) res.set(result.headers);
-    res.status(result.status).json(result.body);
+    res.status(result.status);
+    const { body } = result;
+    if (!(body instanceof JsonText)) res.json(body);
+    else if (validateResponses) res.json(JSON.parse(body.text));
+    else res.type('application/json').send(body.text);
   };
 }

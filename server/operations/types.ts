@@ -5,6 +5,7 @@ import type { Caller } from '../domain/api-keys.js';
 import type { DestinationType, DestinationTypeRules } from '../domain/destination-config-rules.js';
 import type { Clock } from '../domain/time.js';
 import type { Store } from '../store/index.js';
+import type { JsonText } from './json-text.js';
 
 export type OperationId = keyof operations;
 
@@ -24,11 +25,14 @@ export interface OperationRequest<K extends OperationId> {
 type SuccessStatus = 200 | 201 | 202 | 203;
 type Responses<K extends OperationId> = operations[K]['responses'];
 
-/** One of the operation's 2xx responses: its status, its body and the headers the handler sets. */
+/**
+ * One of the operation's 2xx responses: its status, its body (or that body's JSON text, made
+ * elsewhere) and the headers the handler sets.
+ */
 export type OperationResult<K extends OperationId> = {
   [S in Extract<keyof Responses<K>, SuccessStatus>]: {
     status: S;
-    body: JsonContent<Responses<K>[S]>;
+    body: JsonContent<Responses<K>[S]> | JsonText<JsonContent<Responses<K>[S]>>;
     headers?: Record<string, string>;
   };
 }[Extract<keyof Responses<K>, SuccessStatus>];

@@ -44,7 +44,7 @@ export function createStore(
     keys: keyStore(db, driver),
     // SQLite has one writer at a time; PostgreSQL locks the row only after repeated conflicts.
     destinations: destinationStore(db, driver, secrets, { lockForUpdate: dialect === 'postgres' }),
-    presets: presetStore(db, driver),
+    presets: presetStore(db, driver, dialect),
     async ping() {
       await sql`select 1`.execute(db);
     },

@@ -1,11 +1,35 @@
-// Presets and their versions. Reads return domain models (a version's config parsed).
+// Presets and their versions. A page of versions is read as the JSON text the API answers with.
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { type NewPresetVersion, PAGE_CHARACTER_BUDGET, type Preset, type PresetVersion } from '../domain/presets.js';
+import type { DatabaseLocation } from './database.js';
 import { preparedQuery, type QueryDriver } from './prepared.js';
 import type { Database } from './tables.js';
 
-export function presetStore(db: Kysely<Database>, driver: QueryDriver) {
+/** A page of versions as its JSON text, and the count of all the preset's versions. */
+type Dialect = DatabaseLocation['kind'];
+
+export interface VersionsPage {
+  /** The JSON array of the page's versions, as openapi.yaml's PresetVersion describes each. */
+  versionsJson: string;
+  totalCount: number;
+}
+
+/**
+ * The SQL of the page's JSON: each version an object whose keys come in PresetVersion's order, its
+ * strings quoted by the database's own JSON function, its config the stored JSON text as it is.
+ * No spaces: the text is what JSON.stringify gives for the same objects, on either database.
+ */
+function versionJsonSql(dialect: Dialect) {
+  const quoted = (column: string) =>
+    dialect === 'sqlite'
+      ? sql`json_quote(${sql.ref(column)})`
+      : sql`coalesce(to_json(${sql.ref(column)})::text, 'null')`;
+  const versionText = dialect === 'sqlite' ? sql`${sql.ref('version')}` : sql`${sql.ref('version')}::text`;
+  return sql<string>`'{"id":' || ${quoted('id')} || ',"preset_id":' || ${quoted('preset_id')} || ',"version":' || ${versionText} || ',"config":' || ${sql.ref('config')} || ',"system_prompt":' || ${quoted('system_prompt')} || ',"creator_id":' || ${quoted('creator_id')} || ',"created_at":' || ${quoted('created_at')} || ',"updated_at":' || ${quoted('updated_at')} || '}'`;
+}
+
+export function presetStore(db: Kysely<Database>, driver: QueryDriver, dialect: Dialect) {
   const bySlug = preparedQuery(driver, (a: { workspaceId: string; slug: string }) =>
     db
       .selectFrom('presets')
@@ -13,42 +37,47 @@ export function presetStore(db: Kysely<Database>, driver: QueryDriver) {
       .where('workspace_id', '=', a.workspaceId)
       .where('slug', '=', a.slug),
   );
-  // A page is the largest read here: its rows come as arrays, and preset_id, the same for all, stays out.
-  // Its last version is the last of the first `limit` whose characters before it (configs and
-  // system prompts) are within the budget: only the sizes of those rows are read for it, and only
-  // the rows that fit are read in full.
+  const joined = dialect === 'sqlite' ? sql`group_concat` : sql`string_agg`;
+  // One statement, one pass over the page's rows: the preset by its slug, then the first `limit`
+  // versions after `offset`, each with the characters (config and system prompt) of the versions
+  // before it in the page; those within the budget are the page, joined into one JSON array.
   const page = preparedQuery(
     driver,
-    (a: { presetId: string; offset: number; limit: number; budget: number }) =>
+    (a: { workspaceId: string; slug: string; offset: number; limit: number; budget: number }) =>
       db
-        .selectFrom('preset_versions')
-        .select(['id', 'version', 'config', 'system_prompt', 'creator_id', 'created_at', 'updated_at'])
-        .where('preset_id', '=', a.presetId)
-        .where('version', '>', a.offset)
-        .where('version', '<=', (eb) =>
+        .selectFrom('presets as p')
+        .select((eb) => [
+          'p.version_count',
           eb
             .selectFrom(
               eb
                 .selectFrom(
                   eb
                     .selectFrom('preset_versions')
-                    .select(['version', sql<number>`length(config) + coalesce(length(system_prompt), 0)`.as('size')])
-                    .where('preset_id', '=', a.presetId)
+                    .selectAll()
+                    .select(sql<number>`length(config) + coalesce(length(system_prompt), 0)`.as('size'))
+                    .whereRef('preset_id', '=', 'p.id')
                     .where('version', '>', a.offset)
                     .orderBy('version', 'asc')
                     .limit(a.limit)
                     .as('first_rows'),
                 )
-                .select(['version', sql<number>`sum(size) over (order by version) - size`.as('before')])
+                .selectAll()
+                .select(sql<number>`sum(size) over (order by version) - size`.as('before'))
                 .as('sized'),
             )
-            .select((inner) => inner.fn.max('version').as('last'))
-            .where('before', '<', a.budget),
-        )
-        .orderBy('version', 'asc'),
+            .select(
+              sql<string>`'[' || coalesce(${joined}(${versionJsonSql(dialect)}, ',' order by version), '') || ']'`.as(
+                'versions',
+              ),
+            )
+            .where('before', '<', a.budget)
+            .as('versions'),
+        ])
+        .where('p.workspace_id', '=', a.workspaceId)
+        .where('p.slug', '=', a.slug),
     'arrays',
   );
-  type PageColumns = [string, number, string, string | null, string, string, string];
 
   return {
     async findBySlug(workspaceId: string, slug: string): Promise<Preset | undefined> {
@@ -56,29 +85,22 @@ export function presetStore(db: Kysely<Database>, driver: QueryDriver) {
     },
 
     /**
-     * One page, in version order: at most `limit` versions, ending where PAGE_CHARACTER_BUDGET
-     * says. Versions are numbered 1..version_count with no gap, so skipping `offset` versions is
-     * an index seek to `version > offset`, whatever the offset.
+     * One page of a preset of the workspace, in version order, as JSON text made by the database:
+     * at most `limit` versions, ending where PAGE_CHARACTER_BUDGET says. Versions are numbered
+     * 1..version_count with no gap, so skipping `offset` versions is an index seek to
+     * `version > offset`, whatever the offset. Undefined when the workspace has no such preset.
      */
     async pageOfVersions(
-      presetId: string,
+      workspaceId: string,
+      slug: string,
       offset: number,
       limit: number,
       budget = PAGE_CHARACTER_BUDGET,
-    ): Promise<PresetVersion[]> {
-      return (await page({ presetId, offset, limit, budget })).map((columns) => {
-        const [id, version, config, system_prompt, creator_id, created_at, updated_at] = columns as PageColumns;
-        return {
-          id,
-          preset_id: presetId,
-          version,
-          config: JSON.parse(config) as PresetVersion['config'],
-          system_prompt,
-          creator_id,
-          created_at,
-          updated_at,
-        };
-      });
+    ): Promise<VersionsPage | undefined> {
+      const [row] = await page({ workspaceId, slug, offset, limit, budget });
+      if (!row) return undefined;
+      const [totalCount, versionsJson] = row as [number, string];
+      return { versionsJson, totalCount };
     },
 
     /** Adds the next version of the preset (creating the preset on its first version). */

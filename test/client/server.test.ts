@@ -18,7 +18,7 @@ function faultyStore(store: Store): Store {
     ...store,
     presets: {
       ...store.presets,
-      findBySlug: async (workspaceId, slug) => {
+      pageOfVersions: async (...args) => {
         if (faults.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, faults.delayMs));
         if (faults.busyCalls > 0) {
           faults.busyCalls -= 1;
@@ -28,7 +28,7 @@ function faultyStore(store: Store): Store {
           faults.failNext = false;
           throw new Error('boom');
         }
-        return store.presets.findBySlug(workspaceId, slug);
+        return store.presets.pageOfVersions(...args);
       },
     },
   };

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../server/domain/api-keys.js';
+import type { PresetVersion } from '../../server/domain/presets.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { usageWindows } from '../../server/domain/time.js';
 import { type DemoSeed, seedDemo } from '../../server/provisioning/demo.js';
@@ -119,7 +120,8 @@ describe('the demo seed', () => {
   it('creates a preset with three versions, in order', async () => {
     const preset = await store.presets.findBySlug(seed.workspace_id, seed.preset_slug);
     expect(preset).toEqual({ id: preset?.id, slug: 'support-agent', version_count: 3 });
-    const versions = await store.presets.pageOfVersions(preset?.id ?? '', 0, 10);
+    const page = await store.presets.pageOfVersions(seed.workspace_id, seed.preset_slug, 0, 10);
+    const versions = JSON.parse(page?.versionsJson ?? '[]') as PresetVersion[];
     expect(versions.map(({ id: _id, preset_id: _presetId, ...version }) => version)).toEqual([
       {
         version: 1,

@@ -303,7 +303,8 @@ describe('addPresetVersion', () => {
       slug: 'support_agent-2',
       version_count: 2,
     });
-    expect(await store.presets.pageOfVersions(first.preset_id, 0, 10)).toEqual([first, second]);
+    const page = await store.presets.pageOfVersions(workspaceId, 'support_agent-2', 0, 10);
+    expect(JSON.parse(page?.versionsJson ?? '[]')).toEqual([first, second]);
   });
 
   it.each(['a', 'support-agent', 'v2_final', 'gpt-4o-mini_eu'])('takes the URL-safe slug %s', async (slug) => {

@@ -251,16 +251,16 @@ describe('anything else thrown', () => {
 });
 
 describe('on the server', () => {
-  // When set, the preset lookup fails with it.
+  // When set, the read of a page of versions fails with it.
   let failure: Error | undefined;
   const app = useTestServer({
     store: (store) => ({
       ...store,
       presets: {
         ...store.presets,
-        findBySlug: async (...args: Parameters<typeof store.presets.findBySlug>) => {
+        pageOfVersions: async (...args: Parameters<typeof store.presets.pageOfVersions>) => {
           if (failure) throw failure;
-          return store.presets.findBySlug(...args);
+          return store.presets.pageOfVersions(...args);
         },
       },
     }),

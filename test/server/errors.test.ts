@@ -249,7 +249,7 @@ describe('server errors', () => {
       ...store,
       presets: {
         ...store.presets,
-        findBySlug: async () => {
+        pageOfVersions: async () => {
           throw new Error('connection to /var/lib/secret-host:5432 failed at Query.run (store.ts:42)');
         },
       },
@@ -267,7 +267,7 @@ describe('server errors', () => {
       ...store,
       presets: {
         ...store.presets,
-        findBySlug: async () => {
+        pageOfVersions: async () => {
           throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
         },
       },
