@@ -11,7 +11,7 @@ import { createSecretBox } from './domain/secrets.js';
 import { systemClock } from './domain/time.js';
 import { describeFailure } from './failure.js';
 import { listen } from './http/http-server.js';
-import { createLogger, logFormat } from './http/logger.js';
+import { createLogger, exitOnUncaughtException, logFormat } from './http/logger.js';
 import { createMetrics } from './http/metrics.js';
 import { listenForMetrics } from './http/metrics-server.js';
 import { connectRedisRateLimitStores } from './http/rate-limit-redis.js';
@@ -53,6 +53,7 @@ async function main(): Promise<void> {
     config.logLevel,
     logFormat({ stdoutIsTTY: process.stdout.isTTY === true, nodeEnv: config.nodeEnv }),
   );
+  exitOnUncaughtException(logger);
   const store = await openStore(config.databaseUrl, createSecretBox(config.secretsKey, config.previousSecretsKeys), {
     poolSize: config.databasePoolSize,
     onPoolError: (err) => logger.warn({ err }, 'idle database connection lost'),

@@ -5,16 +5,42 @@ import pino, { type Logger } from 'pino';
 
 export type LogFormat = 'json' | 'pretty';
 
+/**
+ * The JSON lines to stdout wait in memory until this many bytes are there, or LOG_FLUSH_MS has
+ * passed: one write for many lines. A SIGKILL or a power loss loses at most these (README,
+ * "Logs"); an exit, a SIGTERM or an uncaught exception writes them first.
+ */
+export const LOG_BUFFER_BYTES = 4096;
+export const LOG_FLUSH_MS = 250;
+/**
+ * While stdout's reader does not read, lines wait up to this many bytes; past it they are dropped,
+ * so that a stalled log collector neither stalls the server nor grows its memory.
+ */
+export const LOG_BACKLOG_LIMIT_BYTES = 8 * 1024 * 1024;
+
 /** Pretty only for a terminal outside production: a pipe, a file or a production host always gets JSON. */
 export function logFormat({ stdoutIsTTY, nodeEnv }: { stdoutIsTTY: boolean; nodeEnv: string }): LogFormat {
   return stdoutIsTTY && nodeEnv !== 'production' ? 'pretty' : 'json';
 }
 
+/** JSON lines to stdout through pino's asynchronous destination, which pino writes out at exit. */
+function bufferedStdout(): pino.DestinationStream {
+  const stdout = pino.destination({
+    dest: 1,
+    sync: false,
+    minLength: LOG_BUFFER_BYTES,
+    maxLength: LOG_BACKLOG_LIMIT_BYTES,
+  });
+  // Below LOG_BUFFER_BYTES nothing would be written on a quiet server: a line waits LOG_FLUSH_MS at most.
+  setInterval(() => stdout.flush(), LOG_FLUSH_MS).unref();
+  return stdout;
+}
+
 /** A logger writing to stdout, or to the given destination (tests). */
 export async function createLogger(level: string, format: LogFormat, destination?: Writable): Promise<Logger> {
-  if (format === 'json') return destination ? pino({ level }, destination) : pino({ level });
-  // Loaded only here: production never loads it. In this thread and synchronous, as pino's own
-  // stdout is: the shutdown's last lines are written before the process exits.
+  if (format === 'json') return pino({ level }, destination ?? bufferedStdout());
+  // Loaded only here: production never loads it. In this thread and synchronous: a person at a
+  // terminal sees each line as it comes, and the shutdown's last lines before the process exits.
   const { default: pretty } = await import('pino-pretty');
   return pino(
     { level },
@@ -26,4 +52,15 @@ export async function createLogger(level: string, format: LogFormat, destination
       ...(destination && { destination }),
     }),
   );
+}
+
+/**
+ * An exception nothing caught ends the process, as Node.js does by default, after one fatal log
+ * line with its stack; the lines waiting in the buffer are written before it exits.
+ */
+export function exitOnUncaughtException(logger: Logger): void {
+  process.on('uncaughtException', (err) => {
+    logger.fatal({ err }, 'uncaught exception: the process exits');
+    process.exit(1);
+  });
 }
