@@ -42,7 +42,7 @@ export function createStore(
     dialect,
     workspaces: workspaceStore(db),
     keys: keyStore(db, driver),
-    // SQLite has one writer at a time; PostgreSQL locks the row only after repeated conflicts.
+    // SQLite has one writer at a time; PostgreSQL locks the row once writes of it conflict.
     destinations: destinationStore(db, driver, secrets, { lockForUpdate: dialect === 'postgres' }),
     presets: presetStore(db, driver, dialect),
     async ping() {

@@ -22,8 +22,8 @@ export interface QueryDriver {
    * read (a revision) and return a row when it applies.
    * - SQLite: one synchronous IMMEDIATE transaction, so that nothing else can come in between.
    * - PostgreSQL: optimistic, without a transaction (two round trips): a write that returns no
-   *   row lost a race with another writer, and the whole is tried again; past a few conflicts,
-   *   `lockingRead` takes a row lock in a transaction instead.
+   *   row lost a race with another writer, and the whole is done again under a row lock
+   *   (`locking`, in a transaction), as is every write for a second after such a conflict.
    */
   readModifyWrite<Row, T>(
     read: { plain: BoundQuery<Row>; locking: BoundQuery<Row> },

@@ -1,12 +1,14 @@
 // A PATCH on PostgreSQL writes optimistically: it reads the destination, then updates it only over
 // the revision it read, in two round trips and without a transaction or a held lock. A write that
-// loses the race to another writer reads again, so no update is lost.
+// loses the race to another writer is done again under the row's lock, so no update is lost; and
+// for LOCK_FIRST_AFTER_CONFLICT_MS after such a conflict, PATCHes take the lock first.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { createDestination } from '../../server/provisioning/index.js';
 import { openStore, type Store } from '../../server/store/index.js';
+import { LOCK_FIRST_AFTER_CONFLICT_MS } from '../../server/store/postgres.js';
 import { createPostgresDatabase, type TestDatabase } from '../support/database.js';
 import { destinationTypes } from '../support/server.js';
 
@@ -63,7 +65,13 @@ beforeAll(async () => {
 afterEach(() => {
   sent.length = 0;
   beforeSending = undefined;
+  vi.useRealTimers();
 });
+
+/** Past the time after a conflict during which PATCHes lock first. */
+function afterTheContention() {
+  vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + LOCK_FIRST_AFTER_CONFLICT_MS + 1 });
+}
 
 afterAll(async () => {
   pg.Client.prototype.query = clientQuery as typeof pg.Client.prototype.query;
@@ -89,7 +97,7 @@ describe('PATCH on PostgreSQL', () => {
     expect(sent).toEqual(['select *']);
   });
 
-  it('reads again when another writer changed the row in between, and loses neither update', async () => {
+  it('after losing a race to another writer, writes again under the row lock, and loses neither update', async () => {
     const before = await store.destinations.find(workspaceId, destinationId);
     const other = new pg.Client({ connectionString: database.url });
     await other.connect();
@@ -109,8 +117,10 @@ describe('PATCH on PostgreSQL', () => {
       expect(sent).toEqual([
         'select *',
         'update "destinations"', // lost the race: no row returned
-        'select *',
+        'begin',
+        'select *', // for update
         'update "destinations"',
+        'commit',
       ]);
       expect(outcome?.destination.revision).toBe((before?.revision ?? 0) + 2);
       const after = await store.destinations.find(workspaceId, destinationId);
@@ -120,7 +130,18 @@ describe('PATCH on PostgreSQL', () => {
     }
   });
 
-  it('locks the row in a transaction after repeated conflicts, so that a PATCH always ends', async () => {
+  it('locks first for a while after a conflict, then writes optimistically again', async () => {
+    sent.length = 0;
+    await update({ sampling_rate: 0.5 });
+    expect(sent).toEqual(['begin', 'select *', 'update "destinations"', 'commit']);
+    afterTheContention();
+    sent.length = 0;
+    await update({ sampling_rate: 0.25 });
+    expect(sent).toEqual(['select *', 'update "destinations"']);
+  });
+
+  it('ends under the lock however busy the row is: one optimistic attempt at most', async () => {
+    afterTheContention();
     const other = new pg.Client({ connectionString: database.url });
     await other.connect();
     sent.length = 0;
@@ -134,7 +155,7 @@ describe('PATCH on PostgreSQL', () => {
     try {
       const outcome = await update({ sampling_rate: 0.125 });
       expect(outcome?.outcome).toBe('changed');
-      expect(conflicts).toBe(5);
+      expect(conflicts).toBe(1);
       expect(sent.slice(-4)).toEqual(['begin', 'select *', 'update "destinations"', 'commit']);
       expect((await store.destinations.find(workspaceId, destinationId))?.state.sampling_rate).toBe(0.125);
     } finally {
