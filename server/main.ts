@@ -14,7 +14,7 @@ import { listen } from './http/http-server.js';
 import { createLogger, exitOnUncaughtException, logFormat } from './http/logger.js';
 import { createMetrics } from './http/metrics.js';
 import { listenForMetrics } from './http/metrics-server.js';
-import { connectRedisRateLimitStores } from './http/rate-limit-redis.js';
+import { connectRedisRateLimitCounters } from './http/rate-limit-redis.js';
 import { gracefulShutdown, type Shutdown } from './http/shutdown.js';
 import { warmUp } from './http/warm-up.js';
 import { bindOperations } from './operations/bind.js';
@@ -62,7 +62,7 @@ async function main(): Promise<void> {
   config.developmentKey?.save();
 
   const destinationTypes = loadDestinationTypeRules(spec);
-  const sharedLimits = config.redisUrl ? await connectRedisRateLimitStores(config.redisUrl) : undefined;
+  const sharedLimits = config.redisUrl ? await connectRedisRateLimitCounters(config.redisUrl) : undefined;
   const metrics = config.metricsPort === undefined ? undefined : createMetrics(spec, () => store.poolFigures());
   let shutdown: Shutdown | undefined;
   const app = createApp({
@@ -71,8 +71,8 @@ async function main(): Promise<void> {
     logger,
     spec,
     validateResponses: config.validateResponses,
-    rateLimit: { ...config.rateLimit, ...(sharedLimits && { store: sharedLimits.perKey }) },
-    authFailureLimit: { ...config.authFailureLimit, ...(sharedLimits && { store: sharedLimits.authFailures }) },
+    rateLimit: { ...config.rateLimit, ...(sharedLimits && { counters: sharedLimits.counters }) },
+    authFailureLimit: { ...config.authFailureLimit, ...(sharedLimits && { counters: sharedLimits.counters }) },
     trustProxy: config.trustProxy,
     corsOrigins: config.corsOrigins,
     destinationTypes,

@@ -1,22 +1,27 @@
-// The rate-limit stores shared through Redis, for several instances of the server.
-import type { RedisReply } from 'rate-limit-redis';
-import type { SharedRateLimitStores } from './rate-limit.js';
+// The rate-limit counters shared through Redis, for several instances of the server.
+import type { SharedRateLimitCounters } from './rate-limit.js';
 
-/** Redis-backed stores, shared by every instance pointed at the same Redis, on one connection. */
-export async function connectRedisRateLimitStores(url: string, prefix = 'rate-limit:'): Promise<SharedRateLimitStores> {
-  // Loaded only when Redis is configured, so that a server without it does not load it at start.
-  const [{ createClient }, { RedisStore }] = await Promise.all([import('redis'), import('rate-limit-redis')]);
+/** Counters in Redis, shared by every instance pointed at the same Redis, on one connection. */
+export async function connectRedisRateLimitCounters(
+  url: string,
+  prefix = 'rate-limit:',
+): Promise<SharedRateLimitCounters> {
+  // Loaded only when Redis is configured, so that a server without it does not load them at start.
+  const [{ createClient }, { RateLimiterRedis }] = await Promise.all([
+    import('redis'),
+    import('rate-limiter-flexible'),
+  ]);
   const client = createClient({ url });
   client.on('error', () => undefined);
   await client.connect();
-  const storeWith = (storePrefix: string) =>
-    new RedisStore({
-      prefix: storePrefix,
-      sendCommand: (...args: string[]) => client.sendCommand(args) as Promise<RedisReply>,
-    });
   return {
-    perKey: storeWith(prefix),
-    authFailures: storeWith(`${prefix}auth-failures:`),
+    counters: ({ keyPrefix, ...limit }) =>
+      new RateLimiterRedis({
+        storeClient: client,
+        useRedisPackage: true,
+        keyPrefix: `${prefix}${keyPrefix}`,
+        ...limit,
+      }),
     close: async () => void (await client.quit()),
   };
 }

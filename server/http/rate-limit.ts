@@ -1,54 +1,92 @@
-// With express-rate-limit: requests per calling key and window, with IETF RateLimit headers on
-// every answer; and failed authentications per client address. Past a limit, 429 in the envelope
-// with Retry-After. Counters live in memory, or in Redis when several instances must share them.
-// Their keys are never a value a client picks per request: a key that authenticated, or the
-// connection's address (a header only when TRUST_PROXY names the proxy that sets it); each counter
-// lives one window.
+// With rate-limiter-flexible: requests per calling key and window, with IETF RateLimit headers
+// (draft 8) on every answer; and failed authentications per client address. Past a limit, 429 in
+// the envelope with Retry-After. Counters live in this process's memory, or in Redis when several
+// instances must share them (rate-limit-redis.ts). Their keys are never a value a client picks per
+// request: a key that authenticated, or the connection's address (a header only when TRUST_PROXY
+// names the proxy that sets it); each counter lives one window.
+import { isIPv6 } from 'node:net';
 import type { Request, RequestHandler, Response } from 'express';
-import { rateLimit, type Store } from 'express-rate-limit';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { HttpError } from './errors.js';
 import { isWarmUpRequest } from './warm-up.js';
 
 /** For load tests and benchmarks: the limiter runs, with a limit no test reaches. */
 export const UNREACHABLE_RATE_LIMIT: RateLimitOptions = { windowMs: 60_000, limit: 1_000_000_000 };
 
+/** Counts a request of a key (or a failure of an address): resolves under the limit, rejects with a RateLimiterRes past it. */
+export interface Counter {
+  consume(key: string): Promise<RateLimiterRes>;
+}
+
+/** Makes the counters of one limit: `points` per `duration` seconds, under its own `keyPrefix`. */
+export type CounterFactory = (limit: { points: number; duration: number; keyPrefix: string }) => Counter;
+
 export interface RateLimitOptions {
   windowMs: number;
   limit: number;
-  /** Shared counters; a fresh memory store when absent. */
-  store?: Store;
+  /** Shared counters (Redis); in this process's memory when absent. */
+  counters?: CounterFactory;
   /** Told of each request refused (the metrics' count). */
   onRefused?: () => void;
 }
 
-/** Seconds until the window of `info` ends: at least 1, so that a client never retries at once. */
-export function retryAfterSeconds(info: { resetTime?: Date } | undefined, windowMs: number): number {
-  return Math.max(1, Math.ceil(((info?.resetTime?.getTime() ?? Date.now() + windowMs) - Date.now()) / 1000));
+const inMemory: CounterFactory = (limit) => new RateLimiterMemory(limit);
+
+/** A window of whole seconds, as the RateLimit headers and Redis's expiry count it. */
+const windowSeconds = (windowMs: number) => Math.max(1, Math.ceil(windowMs / 1000));
+
+/** Seconds until the window ends: at least 1, so that a client never retries at once; the whole window when unknown. */
+export function retryAfterSeconds(msBeforeNext: number | undefined, windowMs: number): number {
+  return Math.max(1, Math.ceil((msBeforeNext ?? windowMs) / 1000));
 }
 
-export function rateLimitPerKey({ windowMs, limit, store, onRefused }: RateLimitOptions): RequestHandler {
-  return rateLimit({
-    windowMs,
-    limit,
-    identifier: 'per-key',
-    standardHeaders: 'draft-8',
-    legacyHeaders: false,
-    ...(store && { store }),
+/**
+ * The count of `key`: the counter's answer under the limit or past it, or undefined when the
+ * counter failed (its store unreachable): the request is then served, not refused, and the
+ * failure is printed.
+ */
+async function count(counter: Counter, key: string): Promise<{ res: RateLimiterRes; over: boolean } | undefined> {
+  try {
+    return { res: await counter.consume(key), over: false };
+  } catch (err) {
+    if (err instanceof RateLimiterRes) return { res: err, over: true };
+    console.error('rate limit: the counters cannot be reached; the request is served without a limit.', err);
+    return undefined;
+  }
+}
+
+export function rateLimitPerKey({ windowMs, limit, counters = inMemory, onRefused }: RateLimitOptions): RequestHandler {
+  const durationSec = windowSeconds(windowMs);
+  const counter = counters({ points: limit, duration: durationSec, keyPrefix: 'per-key' });
+  const policy = `"per-key"; q=${limit}; w=${durationSec}`;
+  return async (_req, res, next) => {
     // Counted after authentication, by key: never by address, never for anonymous requests.
-    keyGenerator: (_req, res) => res.locals.caller.keyId,
-    // The check that no request is counted twice keeps a map of requests; the limiter is mounted once
-    // (server/request-pipeline.ts), which the rate-limit tests check by counting.
-    validate: { singleCount: false },
-    // If the shared store fails, serve rather than refuse everyone; the failure is logged upstream.
-    passOnStoreError: true,
-    handler: (req) => {
-      onRefused?.();
-      const seconds = retryAfterSeconds((req as { rateLimit?: { resetTime?: Date } }).rateLimit, windowMs);
-      throw new HttpError(429, 'Too many requests for this key; retry after the delay in Retry-After.', null, {
+    const counted = await count(counter, res.locals.caller.keyId);
+    if (!counted) return next();
+    const seconds = retryAfterSeconds(counted.res.msBeforeNext, windowMs);
+    res.setHeader('RateLimit-Policy', policy);
+    res.append('RateLimit', `"per-key"; r=${counted.res.remainingPoints}; t=${seconds}`);
+    if (!counted.over) return next();
+    onRefused?.();
+    next(
+      new HttpError(429, 'Too many requests for this key; retry after the delay in Retry-After.', null, {
         'Retry-After': String(seconds),
-      });
-    },
-  });
+      }),
+    );
+  };
+}
+
+/** The counter key of a client address: itself, or for IPv6 its /56 network, which one client often holds whole. */
+export function addressKey(address: string): string {
+  if (!isIPv6(address) || address.includes('.')) return address;
+  const [head = '', tail = ''] = address.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = address.includes('::')
+    ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
+    : left;
+  const [a, b, c, d] = groups.map((group) => group.padStart(4, '0').toLowerCase());
+  return `${a}:${b}:${c}:${d?.slice(0, 2)}00::/56`;
 }
 
 /** Counts one failed authentication of the request's client; rejects with a 429 past the limit. */
@@ -57,43 +95,32 @@ export type CountAuthFailure = (req: Request, res: Response) => Promise<void>;
 /**
  * Failed authentications per client address (`req.ip`: the socket's address, or what `trust proxy`
  * makes of X-Forwarded-For; IPv6 addresses by /56), so that no address can spray keys at full
- * speed. Only failures count: a request with a good key is never refused by it.
+ * speed. Only failures count: a request with a good key is never refused by it. The 401s it lets
+ * through carry no rate-limit headers; a 429 carries Retry-After.
  */
-export function authFailureThrottle({ windowMs, limit, store, onRefused }: RateLimitOptions): CountAuthFailure {
-  const limiter = rateLimit({
-    windowMs,
-    limit,
-    identifier: 'auth-failures',
-    requestPropertyName: 'authFailures',
-    skip: (req) => isWarmUpRequest(req),
-    // The 401s it lets through carry no rate-limit headers; a 429 carries Retry-After.
-    standardHeaders: false,
-    legacyHeaders: false,
-    ...(store && { store }),
-    // README, "Security", says how to set TRUST_PROXY; the library's own warning would be a stack trace.
-    validate: { xForwardedForHeader: false },
-    passOnStoreError: true,
-    handler: (req) => {
-      onRefused?.();
-      const seconds = retryAfterSeconds((req as { authFailures?: { resetTime?: Date } }).authFailures, windowMs);
-      throw new HttpError(
-        429,
-        'Too many failed authentications from this address; retry after the delay in Retry-After.',
-        null,
-        { 'Retry-After': String(seconds) },
-      );
-    },
-  });
-  return (req, res) =>
-    new Promise<void>((resolve, reject) => {
-      void limiter(req, res, (err?: unknown) => (err === undefined ? resolve() : reject(err)));
-    });
+export function authFailureThrottle({
+  windowMs,
+  limit,
+  counters = inMemory,
+  onRefused,
+}: RateLimitOptions): CountAuthFailure {
+  const counter = counters({ points: limit, duration: windowSeconds(windowMs), keyPrefix: 'auth-failures' });
+  return async (req) => {
+    if (isWarmUpRequest(req)) return;
+    const counted = await count(counter, addressKey(req.ip ?? ''));
+    if (!counted?.over) return;
+    onRefused?.();
+    throw new HttpError(
+      429,
+      'Too many failed authentications from this address; retry after the delay in Retry-After.',
+      null,
+      { 'Retry-After': String(retryAfterSeconds(counted.res.msBeforeNext, windowMs)) },
+    );
+  };
 }
 
-export interface SharedRateLimitStores {
-  /** Requests per key. */
-  perKey: Store;
-  /** Failed authentications per address. */
-  authFailures: Store;
+export interface SharedRateLimitCounters {
+  /** Counters of both limits, in Redis. */
+  counters: CounterFactory;
   close(): Promise<void>;
 }

@@ -5,35 +5,32 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
-import type { ClientRateLimitInfo, Store } from 'express-rate-limit';
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
-import { authFailureThrottle, rateLimitPerKey } from '../../server/http/rate-limit.js';
+import { authFailureThrottle, type CounterFactory, rateLimitPerKey } from '../../server/http/rate-limit.js';
 import { call, createWorkspace, startTestServer, type TestServer } from '../support/server.js';
 
-/** Counters kept elsewhere (another instance, Redis): every client is already at `totalHits`. */
-class CountedElsewhere implements Store {
-  readonly keys: string[] = [];
-  constructor(
-    private readonly totalHits: number,
-    private readonly resetInMs: number,
-  ) {}
-  increment(key: string): ClientRateLimitInfo {
-    this.keys.push(key);
-    return { totalHits: this.totalHits, resetTime: new Date(Date.now() + this.resetInMs) };
-  }
-  decrement(): void {}
-  resetKey(): void {}
+/** Counters kept elsewhere (another instance, Redis): every client is already at `consumed`. */
+function countedElsewhere(consumed: number, msBeforeNext: number) {
+  const keys: string[] = [];
+  const counters: CounterFactory = ({ points, keyPrefix }) => ({
+    consume: async (key) => {
+      keys.push(`${keyPrefix}:${key}`);
+      const res = new RateLimiterRes(Math.max(0, points - consumed), msBeforeNext, consumed);
+      if (consumed > points) throw res;
+      return res;
+    },
+  });
+  return { keys, counters };
 }
 
-/** A shared store that cannot be reached. */
-class Unreachable implements Store {
-  static readonly failure = new Error('connect ECONNREFUSED 127.0.0.1:6379');
-  increment(): ClientRateLimitInfo {
-    throw Unreachable.failure;
-  }
-  decrement(): void {}
-  resetKey(): void {}
-}
+/** Shared counters that cannot be reached. */
+const failure = new Error('connect ECONNREFUSED 127.0.0.1:6379');
+const unreachable: CounterFactory = () => ({
+  consume: async () => {
+    throw failure;
+  },
+});
 
 let server: TestServer | undefined;
 let consoleError: MockInstance<typeof console.error>;
@@ -77,10 +74,10 @@ describe('the headers of the limiters', () => {
   });
 });
 
-describe('a store given to the limiters', () => {
-  it('holds the count per key: a key over its limit there is refused, with the delay the store gives', async () => {
-    const store = new CountedElsewhere(11, 5_000);
-    server = await startTestServer({ rateLimit: { windowMs: 60_000, limit: 10, store } });
+describe('counters given to the limiters', () => {
+  it('hold the count per key: a key over its limit there is refused, with the delay they give', async () => {
+    const store = countedElsewhere(11, 5_000);
+    server = await startTestServer({ rateLimit: { windowMs: 60_000, limit: 10, counters: store.counters } });
     const workspace = await createWorkspace(server.store, server.clock.now());
     const limited = await listVersions(server, workspace.standardKey);
     expect(limited.status).toBe(429);
@@ -97,16 +94,16 @@ describe('a store given to the limiters', () => {
 
   it('never asks a key to retry after 0 seconds, even when the window the store gives has already ended', async () => {
     server = await startTestServer({
-      rateLimit: { windowMs: 60_000, limit: 10, store: new CountedElsewhere(11, -5_000) },
+      rateLimit: { windowMs: 60_000, limit: 10, counters: countedElsewhere(11, -5_000).counters },
     });
     const workspace = await createWorkspace(server.store, server.clock.now());
     const limited = await listVersions(server, workspace.standardKey);
     expect([limited.status, limited.headers.get('retry-after')]).toEqual([429, '1']);
   });
 
-  it('holds the failures per address: an address over its limit there is refused, with the delay the store gives', async () => {
-    const store = new CountedElsewhere(11, 5_000);
-    server = await startTestServer({ authFailureLimit: { windowMs: 60_000, limit: 10, store } });
+  it('hold the failures per address: an address over its limit there is refused, with the delay they give', async () => {
+    const store = countedElsewhere(11, 5_000);
+    server = await startTestServer({ authFailureLimit: { windowMs: 60_000, limit: 10, counters: store.counters } });
     const limited = await listVersions(server, badKey);
     expect(limited.status).toBe(429);
     expect(limited.body).toEqual({
@@ -117,29 +114,29 @@ describe('a store given to the limiters', () => {
       },
     });
     expect(limited.headers.get('retry-after')).toBe('5');
-    expect(store.keys).toEqual(['127.0.0.1']);
+    expect(store.keys).toEqual(['auth-failures:127.0.0.1']);
   });
 });
 
-describe('a store that fails', () => {
-  const fromStore = 'express-rate-limit: error from store, allowing request without rate-limiting.';
+describe('counters that fail', () => {
+  const fromStore = 'rate limit: the counters cannot be reached; the request is served without a limit.';
 
   it('lets requests with a key through, unlimited, and the failure is printed', async () => {
-    server = await startTestServer({ rateLimit: { windowMs: 60_000, limit: 1, store: new Unreachable() } });
+    server = await startTestServer({ rateLimit: { windowMs: 60_000, limit: 1, counters: unreachable } });
     const workspace = await createWorkspace(server.store, server.clock.now());
     for (let i = 0; i < 2; i++) expect((await listVersions(server, workspace.standardKey)).status).toBe(404);
     expect(consoleError.mock.calls).toEqual([
-      [fromStore, Unreachable.failure],
-      [fromStore, Unreachable.failure],
+      [fromStore, failure],
+      [fromStore, failure],
     ]);
   });
 
   it('lets failed authentications be answered 401, unlimited, and the failure is printed', async () => {
-    server = await startTestServer({ authFailureLimit: { windowMs: 60_000, limit: 1, store: new Unreachable() } });
+    server = await startTestServer({ authFailureLimit: { windowMs: 60_000, limit: 1, counters: unreachable } });
     for (let i = 0; i < 2; i++) expect((await listVersions(server, badKey)).status).toBe(401);
     expect(consoleError.mock.calls).toEqual([
-      [fromStore, Unreachable.failure],
-      [fromStore, Unreachable.failure],
+      [fromStore, failure],
+      [fromStore, failure],
     ]);
   });
 });
