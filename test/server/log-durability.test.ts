@@ -59,8 +59,9 @@ describe('the buffered log', () => {
     const { code, lines } = await runFixture('throw');
     expect(code).toBe(1);
     expect(logged(lines)).toEqual(ALL);
-    expect(lines.at(-1)).toMatchObject({ level: 60, err: { message: 'nothing caught this' } });
-    expect(String((lines.at(-1)?.err as { stack?: string }).stack)).toContain('log-and-end.ts');
+    const last = lines.at(-1) as { err?: { stack?: string } } | undefined;
+    expect(last).toMatchObject({ level: 60, err: { message: 'nothing caught this' } });
+    expect(last?.err?.stack).toContain('log-and-end.ts');
   });
 
   it('loses no request line on SIGTERM, and a line on a quiet server comes within LOG_FLUSH_MS', async () => {
