@@ -19,6 +19,8 @@ export interface Scenario {
   path: string;
   /** Bodies sent in turn (a PATCH alternates, so that every request really writes). */
   bodies?: string[];
+  /** Paths sent in turn, each with every body, instead of `path` alone. */
+  paths?: string[];
 }
 
 interface LoadResult {
@@ -41,12 +43,14 @@ async function load(
   amount?: number,
 ): Promise<LoadResult> {
   const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
-  const requests = (scenario.bodies ?? [undefined]).map((body) => ({
-    method: scenario.method,
-    path: scenario.path,
-    headers,
-    ...(body && { body }),
-  }));
+  const requests = (scenario.paths ?? [scenario.path]).flatMap((path) =>
+    (scenario.bodies ?? [undefined]).map((body) => ({
+      method: scenario.method,
+      path,
+      headers,
+      ...(body && { body }),
+    })),
+  );
   const cpuBefore = await cpuMicros(server);
   const result = await autocannon({
     url: `http://127.0.0.1:${server.port}`,
@@ -244,13 +248,15 @@ export async function captureBodies(
 ): Promise<Record<string, string>> {
   const bodies: Record<string, string> = {};
   for (const scenario of scenarios) {
-    const response = await fetch(`http://127.0.0.1:${port}${scenario.path}`, {
-      method: scenario.method,
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-      ...(scenario.bodies && { body: scenario.bodies[0] }),
-    });
-    if (response.status !== 200) throw new Error(`${scenario.name} answered ${response.status}`);
-    bodies[`${scenario.method} ${scenario.path}`] = await response.text();
+    for (const path of scenario.paths ?? [scenario.path]) {
+      const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+        method: scenario.method,
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        ...(scenario.bodies && { body: scenario.bodies[0] }),
+      });
+      if (response.status !== 200) throw new Error(`${scenario.name} answered ${response.status}`);
+      bodies[`${scenario.method} ${path}`] = await response.text();
+    }
   }
   return bodies;
 }

@@ -39,7 +39,7 @@ export async function measureSubject(
   const throughput: SubjectReport['throughput'] = [];
   for (const scenario of scenarios) {
     const measured = await measureThroughput(settings, contenders, scenario, managementKey);
-    throughput.push({ scenario: scenario.name, target: scenario.target, ...measured });
+    throughput.push({ scenario: scenario.name, targets: scenario.targets, ...measured });
     const toStraightforward =
       measured.ratioToStraightforward === null
         ? ''

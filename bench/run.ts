@@ -76,7 +76,7 @@ export async function main(argv: string[]): Promise<number> {
     machine: machine(),
     settings,
     subjects,
-    startup: { firstOkMs: startupMs, target: 1500 },
+    startup: { firstOkMs: startupMs, target: 1000 },
     client: await clientOverhead(quick),
     durationSec: Math.round((Date.now() - startedAt) / 1000),
   };

@@ -41,6 +41,23 @@ const destination = await createDestination(
   },
   now,
 );
+/** Destinations that the benchmark's spread PATCH writes in turn (on PostgreSQL). */
+const SPREAD_DESTINATIONS = 50;
+const spreadDestinationIds: string[] = [];
+for (let i = 1; i <= SPREAD_DESTINATIONS; i++) {
+  const spread = await createDestination(
+    store,
+    loadDestinationTypeRules(loadSpec()),
+    {
+      workspaceId: workspace.id,
+      type: 'webhook',
+      name: `Spread ${i}`,
+      config: { url: `https://example.com/hook/${i}` },
+    },
+    now,
+  );
+  spreadDestinationIds.push(spread.id);
+}
 for (let i = 1; i <= 100; i++) {
   await addPresetVersion(
     store,
@@ -65,6 +82,7 @@ console.log(
     idleKeyHash: idle.hash,
     busyKeyHash: busy.hash,
     destinationId: destination.id,
+    spreadDestinationIds: spreadDestinationIds.join(','),
     today: utcDay(now),
   }),
 );
