@@ -1,5 +1,5 @@
 // The embedded database's two drivers behind one connection: which one each Node.js runs, and
-// that every driver this Node.js has answers alike (Node 20: better-sqlite3; 22: both; 24: node:sqlite).
+// that every driver this Node.js has answers alike (Node 20: better-sqlite3; 22: both; 24 on: node:sqlite).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
