@@ -6,9 +6,9 @@ import type { DatabaseLocation } from './database.js';
 import { preparedQuery, type QueryDriver } from './prepared.js';
 import type { Database } from './tables.js';
 
-/** A page of versions as its JSON text, and the count of all the preset's versions. */
 type Dialect = DatabaseLocation['kind'];
 
+/** A page of versions as its JSON text, and the count of all the preset's versions. */
 export interface VersionsPage {
   /** The JSON array of the page's versions, as openapi.yaml's PresetVersion describes each. */
   versionsJson: string;
