@@ -5,25 +5,14 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { createDestination } from '../../server/provisioning/index.js';
-import { openStore, type Store } from '../../server/store/index.js';
+import { openStore } from '../../server/store/index.js';
 import { createTestDatabase } from '../support/database.js';
+import { recordingStore } from '../support/recording-store.js';
 import { destinationTypes } from '../support/server.js';
 
 const NOW = new Date('2026-11-18T12:00:00.000Z');
 const WORKSPACE_ID = '0f3e9a1c-2b4d-4e6f-8a0b-1c2d3e4f5a6b';
 const CONFIG = { url: 'https://hooks.example.com' };
-
-/** A store whose destinations.create records what it was given. */
-function recordingStore(): { store: Store; given: unknown[] } {
-  const given: unknown[] = [];
-  const destinations = {
-    create: async (destination: unknown) => {
-      given.push(destination);
-      return {};
-    },
-  };
-  return { store: { destinations } as unknown as Store, given };
-}
 
 describe('createDestination', () => {
   it('hands the store no setting that was not given, not even as undefined', async () => {

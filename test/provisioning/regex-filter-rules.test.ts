@@ -4,22 +4,11 @@
 import { describe, expect, it } from 'vitest';
 import { FieldValidationError } from '../../server/domain/field-errors.js';
 import { createDestination } from '../../server/provisioning/index.js';
-import type { Store } from '../../server/store/index.js';
+import { recordingStore } from '../support/recording-store.js';
 import { destinationTypes } from '../support/server.js';
 
 const NOW = new Date('2026-11-18T12:00:00.000Z');
 const WORKSPACE_ID = '0f3e9a1c-2b4d-4e6f-8a0b-1c2d3e4f5a6b';
-
-function recordingStore(): { store: Store; given: unknown[] } {
-  const given: unknown[] = [];
-  const destinations = {
-    create: async (destination: unknown) => {
-      given.push(destination);
-      return {};
-    },
-  };
-  return { store: { destinations } as unknown as Store, given };
-}
 
 const withPattern = (value: string) => ({
   workspaceId: WORKSPACE_ID,
