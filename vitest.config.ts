@@ -17,6 +17,7 @@ const postgresSuites = [
   'test/server/unstorable-text.test.ts',
   'test/server/regex-filter-rules.test.ts',
   'test/server/not-utf8.test.ts',
+  'test/server/tracing.test.ts',
   'test/client/server.test.ts',
   'test/conformance/properties.test.ts',
   'test/conformance/independent-rules.test.ts',

@@ -13,6 +13,7 @@ import { projectRoot } from '../server/project-root.js';
 import { LADDER, type Rung } from './ladder-rungs.js';
 import { measureLadder } from './load-driver.js';
 import { type LadderReport, ladderTable } from './report.js';
+import { startOtlpSink } from './shared/otlp-sink.js';
 import { type Started, serverNodeFlags, startServer, stopServer } from './shared/processes.js';
 import { median, medianInterval } from './shared/stats.js';
 import {
@@ -33,13 +34,23 @@ function rungsWithTheirBases(ids: string[]): Rung[] | string {
   return LADDER.filter((rung) => ids.includes(rung.id) || bases.includes(rung.id));
 }
 
-/** A rung's server, with the node flags of the server itself, bare Express included. */
-function rungServer(rung: Rung, bodiesFile: string, databaseUrl: string, secretsKey: string): Promise<Started> {
+/** A rung's server, with the node flags of the server itself, bare Express included; the traced one exports to `collector`. */
+function rungServer(
+  rung: Rung,
+  bodiesFile: string,
+  databaseUrl: string,
+  secretsKey: string,
+  collector: string,
+): Promise<Started> {
   const [script, args] =
     rung.id === 'bare'
       ? ['dist/bench/servers/baseline.js', ['express', bodiesFile]]
       : ['dist/bench/servers/ladder.js', [rung.id, bodiesFile, databaseUrl]];
-  return startServer(script, args, { BENCH_SECRETS_KEY: secretsKey }, serverNodeFlags);
+  const tracing: Record<string, string> =
+    rung.server === 'with tracing'
+      ? { OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_ENDPOINT: collector, OTEL_TRACES_SAMPLER: 'always_on' }
+      : {};
+  return startServer(script, args, { BENCH_SECRETS_KEY: secretsKey, ...tracing }, serverNodeFlags);
 }
 
 /** Every rung climbed started at once, then each scenario run on all of them, interleaved. */
@@ -54,9 +65,10 @@ async function climbLadder(
   const seeded = await seededSubject(label, databaseUrl, 0, log);
   await stopServer(seeded.subject);
   const rungs = new Map<string, Started>();
+  const collector = await startOtlpSink();
   try {
     for (const rung of climbed)
-      rungs.set(rung.id, await rungServer(rung, seeded.bodiesFile, databaseUrl, seeded.secretsKey));
+      rungs.set(rung.id, await rungServer(rung, seeded.bodiesFile, databaseUrl, seeded.secretsKey, collector.url));
     const operations: LadderReport['operations'] = [];
     for (const scenario of seeded.scenarios) {
       log(`[${label}] ladder: ${scenario.name}...`);
@@ -80,9 +92,11 @@ async function climbLadder(
         }),
       });
     }
+    log(`[${label}] ladder: the traced rung exported ${collector.received()} batches of spans`);
     return { database: label, operations };
   } finally {
     await Promise.all([...rungs.values()].map(stopServer));
+    await collector.close();
   }
 }
 

@@ -11,8 +11,8 @@ export interface Rung {
   upTo?: LayerName;
   /** The validator as released instead of the server's patched one. */
   releasedValidator?: boolean;
-  /** The whole server (createApp), with or without its metrics. */
-  server?: 'plain' | 'with metrics';
+  /** The whole server (createApp), with or without its metrics, or with tracing on. */
+  server?: 'plain' | 'with metrics' | 'with tracing';
   /** The rung this one adds a layer to; none for bare Express. */
   base?: string;
 }
@@ -47,4 +47,10 @@ export const LADDER: Rung[] = [
   },
   { id: 'handler', label: 'the handler and its query (the full server)', server: 'plain', base: 'patched' },
   { id: 'metrics', label: 'Prometheus metrics (METRICS_PORT set)', server: 'with metrics', base: 'handler' },
+  {
+    id: 'traced',
+    label: 'tracing on: every request sampled, its spans exported over OTLP/HTTP',
+    server: 'with tracing',
+    base: 'handler',
+  },
 ];

@@ -3,6 +3,7 @@
 // and by function (self time). The .cpuprofile is kept for a closer look in a profile viewer.
 // Usage: npm run bench:profile -- [getKey|updateObservabilityDestination|listPresetVersions] [--seconds N]
 //        [--metrics]   (--metrics: with the Prometheus metrics on, as METRICS_PORT turns them on)
+//        [--tracing]   (--tracing: with every request traced and exported over OTLP/HTTP to a local sink)
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { parseArgsOrMessage } from '../scripts/shared/cli-args.js';
 import { runMain } from '../scripts/shared/run-main.js';
+import { startOtlpSink } from './shared/otlp-sink.js';
 import { runToEnd, serverNodeFlags, startServer, stopServer } from './shared/processes.js';
 
 interface ProfileNode {
@@ -104,7 +106,7 @@ export async function main(argv: string[]): Promise<number> {
   const parsed = parseArgsOrMessage({
     args: argv,
     allowPositionals: true,
-    options: { seconds: { type: 'string', default: '10' }, metrics: { type: 'boolean' } },
+    options: { seconds: { type: 'string', default: '10' }, metrics: { type: 'boolean' }, tracing: { type: 'boolean' } },
   });
   if (typeof parsed === 'string') {
     console.error(parsed);
@@ -115,18 +117,37 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`Unknown operation ${operation}: one of ${OPERATIONS.join(', ')}.`);
     return 2;
   }
-  return profileUnderLoad(operation, Number(parsed.values.seconds), parsed.values.metrics === true);
+  return profileUnderLoad(
+    operation,
+    Number(parsed.values.seconds),
+    parsed.values.metrics === true,
+    parsed.values.tracing === true,
+  );
 }
 
 /** Loads `operation` on a profiled server for `seconds`, then prints where its CPU time went. */
-async function profileUnderLoad(operation: string, seconds: number, metrics: boolean): Promise<number> {
+async function profileUnderLoad(
+  operation: string,
+  seconds: number,
+  metrics: boolean,
+  tracing: boolean,
+): Promise<number> {
   const databaseUrl = `sqlite:${join(mkdtempSync(join(tmpdir(), 'bench-profile-')), 'api.db')}`;
   const secretsKey = randomBytes(32).toString('hex');
   const seeded = JSON.parse(
     await runToEnd('dist/bench/servers/seed.js', [databaseUrl, '1000'], { BENCH_SECRETS_KEY: secretsKey }),
   ) as Record<string, string>;
   const profileDir = mkdtempSync(join(tmpdir(), 'bench-cpuprofile-'));
-  const env = { BENCH_SECRETS_KEY: secretsKey, ...(metrics && { BENCH_METRICS: '1' }) };
+  const collector = tracing ? await startOtlpSink() : undefined;
+  const env = {
+    BENCH_SECRETS_KEY: secretsKey,
+    ...(metrics && { BENCH_METRICS: '1' }),
+    ...(collector && {
+      OTEL_TRACES_EXPORTER: 'otlp',
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+      OTEL_TRACES_SAMPLER: 'always_on',
+    }),
+  };
   const subject = await startServer('dist/bench/servers/subject.js', [databaseUrl], env, [
     ...serverNodeFlags,
     '--cpu-prof',
@@ -153,6 +174,7 @@ async function profileUnderLoad(operation: string, seconds: number, metrics: boo
   });
   const loadEndedUs = monotonicUs();
   await stopServer(subject);
+  await collector?.close();
   const [file] = readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile'));
   if (!file) throw new Error('the server wrote no profile');
   const profile = JSON.parse(readFileSync(join(profileDir, file), 'utf8')) as CpuProfile;

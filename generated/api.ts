@@ -912,7 +912,18 @@ export interface components {
             };
         };
     };
-    parameters: never;
+    parameters: {
+        /**
+         * @description The caller's W3C Trace Context (`version-traceid-parentid-flags`, as `00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01`). With tracing on (README, "Tracing"), the server's span of this request continues the caller's trace. It never changes the answer: a malformed value starts a new trace and is not an error, and without tracing the header is ignored.
+         * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+         */
+        TraceParent: string;
+        /**
+         * @description Vendor-specific trace data that goes with `traceparent` (W3C Trace Context), carried on unchanged. Ignored without a valid `traceparent`, and never an error.
+         * @example congo=t61rcWkgMzE
+         */
+        TraceState: string;
+    };
     requestBodies: never;
     headers: {
         /**
@@ -948,7 +959,18 @@ export interface operations {
     getKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The caller's W3C Trace Context (`version-traceid-parentid-flags`, as `00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01`). With tracing on (README, "Tracing"), the server's span of this request continues the caller's trace. It never changes the answer: a malformed value starts a new trace and is not an error, and without tracing the header is ignored.
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
+                traceparent?: components["parameters"]["TraceParent"];
+                /**
+                 * @description Vendor-specific trace data that goes with `traceparent` (W3C Trace Context), carried on unchanged. Ignored without a valid `traceparent`, and never an error.
+                 * @example congo=t61rcWkgMzE
+                 */
+                tracestate?: components["parameters"]["TraceState"];
+            };
             path: {
                 /**
                  * @description SHA-256 digest of the whole key, as `hash` in the responses: 64 lowercase hexadecimal characters (`^[0-9a-f]{64}$`). Any other value, like a hash that matches no key of the workspace, answers 404.
@@ -989,6 +1011,16 @@ export interface operations {
                  * @example "3f1c2a9b7d5e4c60"
                  */
                 "If-Match"?: string;
+                /**
+                 * @description The caller's W3C Trace Context (`version-traceid-parentid-flags`, as `00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01`). With tracing on (README, "Tracing"), the server's span of this request continues the caller's trace. It never changes the answer: a malformed value starts a new trace and is not an error, and without tracing the header is ignored.
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
+                traceparent?: components["parameters"]["TraceParent"];
+                /**
+                 * @description Vendor-specific trace data that goes with `traceparent` (W3C Trace Context), carried on unchanged. Ignored without a valid `traceparent`, and never an error.
+                 * @example congo=t61rcWkgMzE
+                 */
+                tracestate?: components["parameters"]["TraceState"];
             };
             path: {
                 /**
@@ -1044,7 +1076,18 @@ export interface operations {
                  */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The caller's W3C Trace Context (`version-traceid-parentid-flags`, as `00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01`). With tracing on (README, "Tracing"), the server's span of this request continues the caller's trace. It never changes the answer: a malformed value starts a new trace and is not an error, and without tracing the header is ignored.
+                 * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
+                 */
+                traceparent?: components["parameters"]["TraceParent"];
+                /**
+                 * @description Vendor-specific trace data that goes with `traceparent` (W3C Trace Context), carried on unchanged. Ignored without a valid `traceparent`, and never an error.
+                 * @example congo=t61rcWkgMzE
+                 */
+                tracestate?: components["parameters"]["TraceState"];
+            };
             path: {
                 /**
                  * @description URL-safe slug of the preset.

@@ -56,7 +56,9 @@ export function checkEnvironment(env: NodeJS.ProcessEnv): string | undefined {
 
 /**
  * The environment of an instance: production, its own ports, and the balancer's address as
- * PUBLIC_URL (unless one is given), for the URLs it prints.
+ * PUBLIC_URL (unless one is given), for the URLs it prints. The OTEL_* variables go to every
+ * instance, each naming itself by its address (`service.instance.id`), so that a trace that comes
+ * in through the balancer shows which instance served it.
  */
 export function instanceEnvironment(env: NodeJS.ProcessEnv, instance: Address, front: Address): NodeJS.ProcessEnv {
   return {
@@ -68,6 +70,9 @@ export function instanceEnvironment(env: NodeJS.ProcessEnv, instance: Address, f
     PUBLIC_URL: env.PUBLIC_URL || `http://${front.host}:${front.port}`,
     TRUST_PROXY: env.TRUST_PROXY || 'loopback',
     SHUTDOWN_DELAY_MS: env.SHUTDOWN_DELAY_MS || String(SHUTDOWN_DELAY_MS),
+    OTEL_RESOURCE_ATTRIBUTES: [env.OTEL_RESOURCE_ATTRIBUTES, `service.instance.id=${instance.host}:${instance.port}`]
+      .filter(Boolean)
+      .join(','),
   };
 }
 

@@ -2,9 +2,13 @@
 
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
+import { ConfigError } from './config-error.js';
 import { developmentKeyFile, readOwnKey, readSharedKey, writeKeyFile } from './dev-key-file.js';
 import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, defaultMaxConnections } from './http/connection-limit.js';
 import { type DatabaseLocation, parseDatabaseUrl } from './store/database.js';
+import { loadTracingSettings, type TracingSettings } from './telemetry/settings.js';
+
+export { ConfigError };
 
 export interface Config {
   databaseUrl: string;
@@ -49,10 +53,8 @@ export interface Config {
    * URLs it prints. Its own address when absent.
    */
   publicUrl: string | undefined;
-}
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
+  /** OpenTelemetry tracing, from the OTEL_* variables (README, "Tracing"); off when absent. */
+  tracing: TracingSettings | undefined;
 }
 
 const DEFAULT_DATABASE_URL = 'sqlite:./data/api.db';
@@ -261,6 +263,7 @@ export function loadConfig(
       ),
     },
     shutdownDelayMs: parseNonNegativeInteger(env.SHUTDOWN_DELAY_MS, 'SHUTDOWN_DELAY_MS', 5_000),
+    tracing: loadTracingSettings(env),
     ...resolveSecretsKey(env, databaseUrl, warn),
     validateResponses: nodeEnv !== 'production',
   };

@@ -1,6 +1,6 @@
 // What stopped a command, in one line: the errors a user can cause (configuration, the contract,
 // a busy port, an unreachable database) are said plainly, never as a stack trace.
-import { ConfigError } from './config.js';
+import { ConfigError } from './config-error.js';
 import { ContractError } from './spec.js';
 import { DatabaseOpenError, isDatabaseUnavailable } from './store/database.js';
 

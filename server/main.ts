@@ -12,7 +12,7 @@ import { systemClock } from './domain/time.js';
 import { describeFailure } from './failure.js';
 import { listen } from './http/http-server.js';
 import { createLogger, exitOnUncaughtException, logFormat } from './http/logger.js';
-import { createMetrics } from './http/metrics.js';
+import { createMetrics, type Metrics } from './http/metrics.js';
 import { listenForMetrics } from './http/metrics-server.js';
 import { connectRedisRateLimitCounters } from './http/rate-limit-redis.js';
 import { gracefulShutdown, type Shutdown } from './http/shutdown.js';
@@ -24,6 +24,8 @@ import { loadSpec, type OpenApiDocument, operationPath } from './spec.js';
 import { openStore } from './store/index.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
+/** At exit, how long the spans still queued may take to reach the collector: an absent one holds nothing longer. */
+const TRACE_FLUSH_MS = 2_000;
 
 function demoInstructions(spec: OpenApiDocument, baseUrl: string, demo: DemoSeed): string {
   const auth = `-H 'Authorization: Bearer ${demo.management_key}'`;
@@ -54,16 +56,25 @@ async function main(): Promise<void> {
     logFormat({ stdoutIsTTY: process.stdout.isTTY === true, nodeEnv: config.nodeEnv }),
   );
   exitOnUncaughtException(logger);
+  let metrics: Metrics | undefined;
+  // Loaded only when on: with tracing off, the server loads no part of OpenTelemetry.
+  const tracing =
+    config.tracing &&
+    (await import('./telemetry/server-tracing.js')).startServerTracing(config.tracing, spec, logger, (outcome, count) =>
+      metrics?.spans(outcome, count),
+    );
   const store = await openStore(config.databaseUrl, createSecretBox(config.secretsKey, config.previousSecretsKeys), {
     poolSize: config.databasePoolSize,
     onPoolError: (err) => logger.warn({ err }, 'idle database connection lost'),
+    ...(tracing && { wrapDriver: tracing.driver }),
   });
   // Only now: a start that fails to open the database leaves no key behind for it.
   config.developmentKey?.save();
 
   const destinationTypes = loadDestinationTypeRules(spec);
   const sharedLimits = config.redisUrl ? await connectRedisRateLimitCounters(config.redisUrl) : undefined;
-  const metrics = config.metricsPort === undefined ? undefined : createMetrics(spec, () => store.poolFigures());
+  metrics = config.metricsPort === undefined ? undefined : createMetrics(spec, () => store.poolFigures());
+  const counters = sharedLimits && (tracing ? tracing.counters(sharedLimits.counters) : sharedLimits.counters);
   let shutdown: Shutdown | undefined;
   const app = createApp({
     store,
@@ -71,13 +82,14 @@ async function main(): Promise<void> {
     logger,
     spec,
     validateResponses: config.validateResponses,
-    rateLimit: { ...config.rateLimit, ...(sharedLimits && { counters: sharedLimits.counters }) },
-    authFailureLimit: { ...config.authFailureLimit, ...(sharedLimits && { counters: sharedLimits.counters }) },
+    rateLimit: { ...config.rateLimit, ...(counters && { counters }) },
+    authFailureLimit: { ...config.authFailureLimit, ...(counters && { counters }) },
     trustProxy: config.trustProxy,
     corsOrigins: config.corsOrigins,
     destinationTypes,
     shuttingDown: () => shutdown?.started === true,
     ...(metrics && { metrics }),
+    ...(tracing && { tracing: tracing.requests }),
   });
   await warmUp(app, spec);
 
@@ -96,6 +108,7 @@ async function main(): Promise<void> {
     closeResources: async () => {
       await store.close();
       await sharedLimits?.close();
+      await tracing?.shutdown(TRACE_FLUSH_MS);
       await metricsServer?.close();
     },
     exit: (code) => process.exit(code),

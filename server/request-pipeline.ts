@@ -35,10 +35,12 @@ import { operationRoute } from './operations/route.js';
 import type { OperationDeps } from './operations/types.js';
 import { apiBasePaths, nodeAt, type OpenApiDocument, specOperations } from './spec.js';
 import type { Store } from './store/index.js';
+import type { RequestTracing } from './telemetry/request-span.js';
 
 export const BODY_LIMIT_BYTES = 100 * 1024;
 
 export type LayerName =
+  | 'tracing'
   | 'request log'
   | 'security headers'
   | 'cors'
@@ -94,6 +96,8 @@ export interface PipelineDeps {
   metrics?: Metrics;
   /** Paths of the health and readiness probes, which the request log keeps at debug while they succeed. */
   probePaths: readonly string[];
+  /** A span per request, and one for the validator, when tracing is on (OTEL_TRACES_EXPORTER). */
+  tracing?: RequestTracing;
 }
 
 /** The request validator's package: the server's (patched at install); the benchmark's ladder gives the released one. */
@@ -170,7 +174,13 @@ export function requestPipeline(
   const authFailureLimit = metrics
     ? { ...deps.authFailureLimit, onRefused: () => metrics.refused('auth_failures') }
     : deps.authFailureLimit;
+  const validatorHandlers = validator.middleware(validatorOptions(spec, deps.validateResponses));
+  const validatorTimer = deps.tracing?.stage('validator');
   return [
+    // First, so that the request's span holds everything the server does for it.
+    ...(deps.tracing
+      ? [layer('tracing', 'every request', deps.tracing.requests({ probePaths: deps.probePaths }))]
+      : []),
     layer(
       'request log',
       'every request',
@@ -199,7 +209,11 @@ export function requestPipeline(
     layer('storable text', 'checks', checkStorableText(spec)),
     // The sizes before the validator: the body it reads is cut down to what its schemas allow.
     layer('body sizes', 'checks', checkBodySizes(spec, specAjv)),
-    layer('validator', 'checks', ...validator.middleware(validatorOptions(spec, deps.validateResponses))),
+    layer(
+      'validator',
+      'checks',
+      ...(validatorTimer ? [validatorTimer.open, ...validatorHandlers, validatorTimer.close] : validatorHandlers),
+    ),
     layer('pending field errors', 'checks', rejectPendingFieldErrors),
     {
       name: 'operations',

@@ -23,6 +23,8 @@ import { operationHandlers } from '../../server/operations/index.js';
 import { mountPipeline, type PipelineDeps, requestPipeline } from '../../server/request-pipeline.js';
 import { createSpecAjv, loadSpec } from '../../server/spec.js';
 import { openStore } from '../../server/store/index.js';
+import { startServerTracing } from '../../server/telemetry/server-tracing.js';
+import { loadTracingSettings } from '../../server/telemetry/settings.js';
 import { LADDER, type Rung } from '../ladder-rungs.js';
 import { constantAnswerHandler, readConstantAnswers } from './constant-answers.js';
 
@@ -32,10 +34,16 @@ if (!rung) throw new Error(`unknown rung ${rungArg}; one of ${LADDER.map((r) => 
 
 const constantAnswer = constantAnswerHandler(readConstantAnswers(bodiesFile));
 const spec = loadSpec();
+const logger = pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: true }));
+// As main.ts starts it, from the OTEL_* variables the ladder's runner sets (its own sink as the collector).
+const tracingSettings = rung.server === 'with tracing' ? loadTracingSettings(process.env) : undefined;
+if (rung.server === 'with tracing' && !tracingSettings)
+  throw new Error('the traced rung needs OTEL_TRACES_EXPORTER=otlp');
+const tracing = tracingSettings && startServerTracing(tracingSettings, spec, logger, () => undefined);
 const store = await openStore(databaseUrl, createSecretBox(Buffer.from(process.env.BENCH_SECRETS_KEY ?? '', 'hex')), {
   poolSize: 10,
+  ...(tracing && { wrapDriver: tracing.driver }),
 });
-const logger = pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: true }));
 const deps: PipelineDeps = {
   store,
   clock: systemClock,
@@ -76,6 +84,7 @@ const app = rung.server
   ? createApp({
       ...deps,
       ...(rung.server === 'with metrics' && { metrics: createMetrics(spec, () => store.poolFigures()) }),
+      ...(tracing && { tracing: tracing.requests }),
     })
   : prefixApp(rung);
 await warmUp(app, spec);

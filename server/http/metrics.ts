@@ -7,6 +7,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { type OpenApiDocument, specOperations } from '../spec.js';
 import type { PoolFigures } from '../store/index.js';
+import type { SpanOutcome } from '../telemetry/tracing.js';
 import type { ResponseObserver } from './request-log.js';
 import { matchedOperation } from './request-shape.js';
 
@@ -18,6 +19,8 @@ export interface Metrics {
   /** Counts, times and tracks in flight every request, told by the request log (request-log.ts). */
   readonly observer: ResponseObserver;
   refused(reason: Refusal): void;
+  /** Spans that tracing ended, by what became of them (telemetry/tracing.ts); none while tracing is off. */
+  spans(outcome: SpanOutcome, count: number): void;
 }
 
 interface OperationSeries {
@@ -136,5 +139,18 @@ export function createMetrics(spec: OpenApiDocument, pool?: () => PoolFigures | 
     },
   };
 
-  return { registry, observer, refused: (reason) => refusals.labels(reason).inc() };
+  const spans = new Counter({
+    name: 'trace_spans_total',
+    help: 'Spans ended with tracing on: exported, dropped at the full export queue (queue_full), or lost with a failed export (export_failed).',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  for (const outcome of ['exported', 'queue_full', 'export_failed'] satisfies SpanOutcome[])
+    spans.labels(outcome).inc(0);
+  return {
+    registry,
+    observer,
+    refused: (reason) => refusals.labels(reason).inc(),
+    spans: (outcome, count) => spans.labels(outcome).inc(count),
+  };
 }

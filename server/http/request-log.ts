@@ -43,10 +43,12 @@ export function requestLog(logger: Logger, { probePaths = [], observer }: Reques
       const finished = res.writableFinished;
       // A 5xx is a warning here: the error handler logs the cause of a 500 as an error.
       const level = status >= 500 || !finished ? 'warn' : status < 400 && probes.has(path) ? 'debug' : 'info';
+      const traced = res.locals.span?.spanContext();
       const line = {
         req: { id, method: req.method, path },
         res: { status },
         responseTime: Math.round(elapsed),
+        ...(traced && { trace_id: traced.traceId, span_id: traced.spanId }),
       };
       logger[level](finished ? line : { ...line, aborted: true }, `${req.method} ${status}`);
     });

@@ -14,6 +14,8 @@ export interface DatabaseOptions {
   connectTimeoutMs?: number;
   /** Reports errors of idle pooled connections (a restarted database, a dropped link). */
   onPoolError?: (err: Error) => void;
+  /** Wraps the driver of the request path's statements (tracing's spans); the driver itself when absent. */
+  wrapDriver?: (driver: QueryDriver, system: 'sqlite' | 'postgresql') => QueryDriver;
 }
 
 export type LogQuery = (sql: string, parameters: readonly unknown[]) => void;

@@ -88,13 +88,16 @@ export function destinationStore(
   }
 
   const readOne = (locking: boolean) =>
-    preparedQuery(driver, (a: { workspaceId: string; id: string }) =>
-      db
-        .selectFrom('destinations')
-        .selectAll()
-        .where('id', '=', a.id)
-        .where('workspace_id', '=', a.workspaceId)
-        .$if(locking, (query) => query.forUpdate()),
+    preparedQuery(
+      driver,
+      locking ? 'destinations.readForUpdate' : 'destinations.read',
+      (a: { workspaceId: string; id: string }) =>
+        db
+          .selectFrom('destinations')
+          .selectAll()
+          .where('id', '=', a.id)
+          .where('workspace_id', '=', a.workspaceId)
+          .$if(locking, (query) => query.forUpdate()),
     );
   const read = readOne(false);
   // SQLite has no row locks (its update transaction locks the database); it never takes this one.
@@ -102,6 +105,7 @@ export function destinationStore(
   // Applies only over the revision that was read, and says so by returning the row's id.
   const write = preparedQuery(
     driver,
+    'destinations.write',
     (a: DestinationColumns & { id: string; readRevision: number; revision: number; updated_at: string }) =>
       db
         .updateTable('destinations')

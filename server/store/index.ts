@@ -78,5 +78,9 @@ export async function openStore(
     await opened.db.destroy();
     throw cannotOpen(err);
   }
-  return createStore(opened, secrets, location.kind);
+  const { wrapDriver } = options;
+  const driver = wrapDriver
+    ? wrapDriver(opened.driver, location.kind === 'postgres' ? 'postgresql' : 'sqlite')
+    : opened.driver;
+  return createStore({ ...opened, driver }, secrets, location.kind);
 }

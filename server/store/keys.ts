@@ -25,7 +25,7 @@ function credentials(
 }
 
 export function keyStore(db: Kysely<Database>, driver: QueryDriver) {
-  const byHash = preparedQuery(driver, (a: { hash: string }) =>
+  const byHash = preparedQuery(driver, 'keys.byHash', (a: { hash: string }) =>
     db
       .selectFrom('api_keys')
       .select(['id', 'workspace_id', 'kind', 'disabled', 'expires_at'])
@@ -35,24 +35,27 @@ export function keyStore(db: Kysely<Database>, driver: QueryDriver) {
   // key to a range of its daily buckets (at most 37 of them), summed.
   const sumSince = (column: 'u.usage' | 'u.byok_usage', since: string) =>
     sql<number>`coalesce(sum(case when u.day >= ${since} then ${sql.ref(column)} else 0 end), 0)`;
-  const withUsage = preparedQuery(driver, (a: { workspaceId: string; hash: string; from: string } & UsageWindows) =>
-    db
-      .selectFrom('api_keys as k')
-      .leftJoin('key_usage_daily as u', (join) =>
-        join.onRef('u.key_id', '=', 'k.id').on('u.day', '>=', a.from).on('u.day', '<=', a.day),
-      )
-      .selectAll('k')
-      .select([
-        sumSince('u.usage', a.day).as('usage_daily'),
-        sumSince('u.usage', a.weekStart).as('usage_weekly'),
-        sumSince('u.usage', a.monthStart).as('usage_monthly'),
-        sumSince('u.byok_usage', a.day).as('byok_usage_daily'),
-        sumSince('u.byok_usage', a.weekStart).as('byok_usage_weekly'),
-        sumSince('u.byok_usage', a.monthStart).as('byok_usage_monthly'),
-      ])
-      .where('k.hash', '=', a.hash)
-      .where('k.workspace_id', '=', a.workspaceId)
-      .groupBy('k.id'),
+  const withUsage = preparedQuery(
+    driver,
+    'keys.withUsage',
+    (a: { workspaceId: string; hash: string; from: string } & UsageWindows) =>
+      db
+        .selectFrom('api_keys as k')
+        .leftJoin('key_usage_daily as u', (join) =>
+          join.onRef('u.key_id', '=', 'k.id').on('u.day', '>=', a.from).on('u.day', '<=', a.day),
+        )
+        .selectAll('k')
+        .select([
+          sumSince('u.usage', a.day).as('usage_daily'),
+          sumSince('u.usage', a.weekStart).as('usage_weekly'),
+          sumSince('u.usage', a.monthStart).as('usage_monthly'),
+          sumSince('u.byok_usage', a.day).as('byok_usage_daily'),
+          sumSince('u.byok_usage', a.weekStart).as('byok_usage_weekly'),
+          sumSince('u.byok_usage', a.monthStart).as('byok_usage_monthly'),
+        ])
+        .where('k.hash', '=', a.hash)
+        .where('k.workspace_id', '=', a.workspaceId)
+        .groupBy('k.id'),
   );
 
   return {

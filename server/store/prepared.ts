@@ -6,6 +6,8 @@ import type { Database } from './tables.js';
 
 /** SQL compiled once, with one call's parameters; `Row` is what it returns. */
 export interface BoundQuery<Row = unknown> {
+  /** What the statement does, as `keys.byHash`: its name in traces, never its parameters. */
+  name: string;
   sql: string;
   parameters: unknown[];
   /** Rows as arrays of column values in select order: cheaper to build than objects. */
@@ -69,16 +71,19 @@ const PLACEHOLDER = '\u0000argument:';
  */
 export function preparedQuery<Args extends object, Row>(
   driver: QueryDriver,
+  name: string,
   build: (args: Args) => Compilable<Row>,
 ): PreparedQuery<Args, Row>;
 /** The same, with each row as an array of its column values in select order. */
 export function preparedQuery<Args extends object>(
   driver: QueryDriver,
+  name: string,
   build: (args: Args) => Compilable<unknown>,
   rows: 'arrays',
 ): PreparedQuery<Args, unknown[]>;
 export function preparedQuery<Args extends object, Row>(
   driver: QueryDriver,
+  name: string,
   build: (args: Args) => Compilable<Row>,
   rows?: 'arrays',
 ): PreparedQuery<Args, Row> {
@@ -88,6 +93,7 @@ export function preparedQuery<Args extends object, Row>(
     typeof value === 'string' && value.startsWith(PLACEHOLDER) ? value.slice(PLACEHOLDER.length) : undefined,
   );
   const bind = (args: Args): BoundQuery<Row> => ({
+    name,
     sql,
     arrays: rows === 'arrays',
     parameters: parameters.map((value, index) => {

@@ -30,7 +30,7 @@ function versionJsonSql(dialect: Dialect) {
 }
 
 export function presetStore(db: Kysely<Database>, driver: QueryDriver, dialect: Dialect) {
-  const bySlug = preparedQuery(driver, (a: { workspaceId: string; slug: string }) =>
+  const bySlug = preparedQuery(driver, 'presets.bySlug', (a: { workspaceId: string; slug: string }) =>
     db
       .selectFrom('presets')
       .select(['id', 'slug', 'version_count'])
@@ -43,6 +43,7 @@ export function presetStore(db: Kysely<Database>, driver: QueryDriver, dialect: 
   // before it in the page; those within the budget are the page, joined into one JSON array.
   const page = preparedQuery(
     driver,
+    'presets.page',
     (a: { workspaceId: string; slug: string; offset: number; limit: number; budget: number }) =>
       db
         .selectFrom('presets as p')

@@ -12,10 +12,10 @@ const LAYERS: [string, RegExp][] = [
   ['entries', /^(main|cli|failure|config|dev-key-file)\.ts$/],
   ['composition', /^(app|request-pipeline)\.ts$/],
   ['operations', /^operations\//],
-  ['http and provisioning', /^(http|provisioning)\//],
+  ['http, telemetry and provisioning', /^(http|telemetry|provisioning)\//],
   ['store', /^store\//],
   ['domain', /^domain\//],
-  ['contract and places', /^(spec|project-root)\.ts$/],
+  ['contract, places and the configuration error', /^(spec|project-root|config-error)\.ts$/],
 ];
 
 function layerOf(file: string): number {

@@ -49,7 +49,7 @@ describe('binding operations to handlers', () => {
       operation.operationId,
       parameters.filter((p) => p.in === 'header').map((p) => p.name),
     ]);
-    expect(declared).toContainEqual(['updateObservabilityDestination', ['If-Match']]);
+    expect(declared).toContainEqual(['updateObservabilityDestination', ['If-Match', 'traceparent', 'tracestate']]);
     expect(bindOperations(spec, operationHandlers).map((b) => [b.operationId, b.headerParameters])).toEqual(declared);
   });
 

@@ -18,9 +18,18 @@ function withSharedParameters(): OpenApiDocument {
   if (!item || !list) throw new Error(`openapi.yaml has no GET ${LIST}`);
   const own = list.parameters ?? [];
   const named = (name: string) => own.find((p) => 'name' in p && p.name === name);
-  copy.components.parameters = { Limit: named('limit') as never, Offset: named('offset') as never };
+  copy.components.parameters = {
+    ...copy.components.parameters,
+    Limit: named('limit') as never,
+    Offset: named('offset') as never,
+  };
   item.parameters = [named('slug') as never];
-  list.parameters = [{ $ref: '#/components/parameters/Limit' }, { $ref: '#/components/parameters/Offset' }];
+  // The $refs the operation already has (the trace context's headers) stay after the two new ones.
+  list.parameters = [
+    { $ref: '#/components/parameters/Limit' },
+    { $ref: '#/components/parameters/Offset' },
+    ...own.filter((p) => '$ref' in p),
+  ];
   return copy;
 }
 
@@ -33,6 +42,8 @@ describe('the parameters of an operation, as specOperations gives them', () => {
       ['path', 'slug', '#/paths/~1presets~1{slug}~1versions/parameters/0'],
       ['query', 'limit', '#/components/parameters/Limit'],
       ['query', 'offset', '#/components/parameters/Offset'],
+      ['header', 'traceparent', '#/components/parameters/TraceParent'],
+      ['header', 'tracestate', '#/components/parameters/TraceState'],
     ]);
   });
 
@@ -43,7 +54,7 @@ describe('the parameters of an operation, as specOperations gives them', () => {
     const found = specOperations(copy).find((e) => e.operation.operationId === 'listPresetVersions');
     const slugs = found?.parameters.filter((p) => p.name === 'slug') ?? [];
     expect(slugs.map((p) => [p.schema, p.pointer])).toEqual([
-      [{ type: 'string', maxLength: 3 }, '#/paths/~1presets~1{slug}~1versions/get/parameters/2'],
+      [{ type: 'string', maxLength: 3 }, '#/paths/~1presets~1{slug}~1versions/get/parameters/4'],
     ]);
   });
 

@@ -19,6 +19,7 @@ import { createSecretBox } from '../../server/domain/secrets.js';
 import { createDestination, createKey } from '../../server/provisioning/index.js';
 import { openStore } from '../../server/store/index.js';
 import { createPostgresDatabase, type TestDatabase } from '../support/database.js';
+import { startOtlpReceiver } from '../support/otlp-receiver.js';
 import { projectRoot } from '../support/process.js';
 import { destinationTypes } from '../support/server.js';
 
@@ -250,11 +251,15 @@ describe.skipIf(missing.length > 0 && process.env.CI !== 'true')(
     }, 60_000);
 
     it('serves a key exactly its limit, and each address exactly its failed authentications, across instances', async () => {
+      const receiver = await startOtlpReceiver();
       const cluster = await startCluster({
         ...env(),
         RATE_LIMIT_MAX: String(LIMIT),
         RATE_LIMIT_WINDOW_MS: '60000',
         AUTH_FAILURE_LIMIT: String(AUTH_FAILURE_LIMIT),
+        OTEL_TRACES_EXPORTER: 'otlp',
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_BSP_SCHEDULE_DELAY: '50',
       });
       try {
         const url = `${cluster.url}/api/v1/keys/${provisioned.limitedHash}`;
@@ -275,8 +280,29 @@ describe.skipIf(missing.length > 0 && process.env.CI !== 'true')(
             ...Array(AUTH_FAILURE_LIMIT).fill(429),
           ]);
         }
+
+        // A caller's trace goes through HAProxy to the instance that serves it, whose span says
+        // which it is; the key is past its limit, so the count in Redis is what refused it.
+        const traceId = randomBytes(16).toString('hex');
+        const parentId = randomBytes(8).toString('hex');
+        const traced = await fetch(url, {
+          headers: { authorization: `Bearer ${provisioned.limitedKey}`, traceparent: `00-${traceId}-${parentId}-01` },
+        });
+        expect(traced.status).toBe(429);
+        await expect
+          .poll(() => receiver.spans.filter((span) => span.traceId === traceId).length, { timeout: 10_000 })
+          .toBeGreaterThanOrEqual(3);
+        const spans = receiver.spans.filter((span) => span.traceId === traceId);
+        const root = spans.find((span) => span.parentSpanId === parentId);
+        expect(root?.name).toBe('GET /api/v1/keys/{hash}');
+        expect(root?.attributes['api.refused_by']).toBe('rate limit');
+        expect(root?.resource['service.instance.id']).toMatch(/^127\.0\.0\.1:\d+$/);
+        const redisSpan = spans.find((span) => span.attributes['db.system.name'] === 'redis');
+        expect(redisSpan?.name).toBe('rate limit per-key');
+        expect(redisSpan?.parentSpanId).toBe(root?.spanId);
       } finally {
         await cluster.stop();
+        await receiver.close();
       }
       expect(cluster.folders()).toEqual([]);
       cluster.removeTmpdir();

@@ -161,7 +161,13 @@ describe('npm run cluster', () => {
       PUBLIC_URL: 'http://127.0.0.1:3000',
       TRUST_PROXY: 'loopback',
       SHUTDOWN_DELAY_MS: String(SHUTDOWN_DELAY_MS),
+      OTEL_RESOURCE_ATTRIBUTES: 'service.instance.id=127.0.0.1:3002',
     });
+    // Resource attributes given for tracing are kept, and the instance named after them.
+    expect(
+      instanceEnvironment({ OTEL_RESOURCE_ATTRIBUTES: 'team=api' }, { host: '127.0.0.1', port: 3001 }, front)
+        .OTEL_RESOURCE_ATTRIBUTES,
+    ).toBe('team=api,service.instance.id=127.0.0.1:3001');
     // What the environment sets is kept: a cluster behind another proxy says so.
     const given = { PUBLIC_URL: 'https://api.example.com', NODE_ENV: 'staging', TRUST_PROXY: '2' };
     expect(instanceEnvironment(given, { host: '127.0.0.1', port: 3001 }, front)).toMatchObject(given);

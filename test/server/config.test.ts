@@ -61,6 +61,7 @@ const defaults: Config = {
   validateResponses: true,
   metricsPort: undefined,
   publicUrl: undefined,
+  tracing: undefined,
 };
 
 const everyVariable = [
@@ -85,6 +86,12 @@ const everyVariable = [
   'TRUST_PROXY',
   'METRICS_PORT',
   'PUBLIC_URL',
+  'OTEL_TRACES_EXPORTER',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_SERVICE_NAME',
+  'OTEL_TRACES_SAMPLER',
+  'OTEL_TRACES_SAMPLER_ARG',
+  'OTEL_RESOURCE_ATTRIBUTES',
 ];
 
 describe('the configuration', () => {
@@ -120,6 +127,12 @@ describe('the configuration', () => {
         TRUST_PROXY: 'loopback',
         METRICS_PORT: '9464',
         PUBLIC_URL: 'https://api.example.com',
+        OTEL_TRACES_EXPORTER: 'otlp',
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector.internal:4318',
+        OTEL_SERVICE_NAME: 'api-eu',
+        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+        OTEL_TRACES_SAMPLER_ARG: '0.25',
+        OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=prod,team=api%20core',
       }),
     ).toEqual({
       databaseUrl: 'postgres://api@db.internal:5433/api',
@@ -146,6 +159,13 @@ describe('the configuration', () => {
       validateResponses: false,
       metricsPort: 9464,
       publicUrl: 'https://api.example.com',
+      tracing: {
+        serviceName: 'api-eu',
+        sampler: 'parentbased_traceidratio',
+        ratio: 0.25,
+        resourceAttributes: { 'deployment.environment.name': 'prod', team: 'api core' },
+        batch: { scheduledDelayMillis: 5000, exportTimeoutMillis: 30_000, maxQueueSize: 2048, maxExportBatchSize: 512 },
+      },
     });
   });
 

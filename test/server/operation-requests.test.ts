@@ -92,16 +92,18 @@ async function send(
 }
 
 describe('what a handler receives and answers', () => {
-  it('gives no headers to the handler of an operation that declares none, whatever the request sends', async () => {
+  it('gives a handler the header parameters its operation declares and no other, whatever the request sends', async () => {
+    const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
     const response = await send('GET', `/keys/${workspace.standardKeyHash}`, workspace.managementKey, {
-      headers: { 'If-Match': '"1"' },
+      headers: { 'If-Match': '"1"', traceparent },
     });
     expect(response).toEqual({ status: 200, etag: null, body: { data: 'key' } });
+    // getKey declares the trace context's headers, not If-Match.
     expect(received).toEqual([
       {
         path: { hash: workspace.standardKeyHash },
         query: {},
-        headers: undefined,
+        headers: { traceparent },
         body: undefined,
         caller: await callerOf(workspace.managementKey),
       },
@@ -137,7 +139,7 @@ describe('what a handler receives and answers', () => {
       {
         path: { slug: 'support-agent' },
         query: { offset: 2, limit: 50 },
-        headers: undefined,
+        headers: {},
         body: undefined,
         caller: await callerOf(workspace.standardKey),
       },

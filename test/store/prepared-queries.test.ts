@@ -44,7 +44,7 @@ const newKey = (hash: string) => ({
 describe('queries compiled once', () => {
   it('put each call’s arguments where the stand-ins were, constants left as written', async () => {
     const key = await store.keys.create(newKey('a'.repeat(64)), new Date());
-    const byKind = preparedQuery(opened.driver, (a: { kind: KeyKind; id: string }) =>
+    const byKind = preparedQuery(opened.driver, 'test', (a: { kind: KeyKind; id: string }) =>
       opened.db
         .selectFrom('api_keys')
         .select(['id', 'kind'])

@@ -167,7 +167,7 @@ describe('the query log', () => {
 
 /** Reads a workspace's name, both plain and locking (SQLite has no row locks). */
 function readName(opened: OpenedDatabase, id: string) {
-  const query = preparedQuery(opened.driver, (a: { id: string }) =>
+  const query = preparedQuery(opened.driver, 'test', (a: { id: string }) =>
     opened.db.selectFrom('workspaces').select('name').where('id', '=', a.id),
   ).bind({ id });
   return { plain: query, locking: query };
@@ -175,7 +175,7 @@ function readName(opened: OpenedDatabase, id: string) {
 
 /** Decides to rename a workspace that has no " (renamed)" yet, over the name read. */
 function renameOnce(opened: OpenedDatabase, id: string) {
-  const write = preparedQuery(opened.driver, (a: { id: string; name: string; readName: string }) =>
+  const write = preparedQuery(opened.driver, 'test', (a: { id: string; name: string; readName: string }) =>
     opened.db
       .updateTable('workspaces')
       .set({ name: a.name })
@@ -195,7 +195,7 @@ describe('queries compiled once, on SQLite', () => {
     const opened = await migrated();
     const store = createStore(opened, secrets);
     const workspace = await store.workspaces.create('Before', new Date('2026-01-02T03:04:05.000Z'));
-    const rename = preparedQuery(opened.driver, (a: { id: string; name: string }) =>
+    const rename = preparedQuery(opened.driver, 'test', (a: { id: string; name: string }) =>
       opened.db.updateTable('workspaces').set({ name: a.name }).where('id', '=', a.id),
     );
     expect(await rename({ id: workspace.id, name: 'After' })).toEqual([]);
@@ -209,11 +209,13 @@ describe('queries compiled once, on SQLite', () => {
     const workspace = await store.workspaces.create('W', new Date('2026-01-02T03:04:05.000Z'));
     const names = preparedQuery(
       opened.driver,
+      'test',
       (a: { id: string }) => opened.db.selectFrom('workspaces').select(['name', 'id']).where('id', '=', a.id),
       'arrays',
     );
     const dates = preparedQuery(
       opened.driver,
+      'test',
       (a: { id: string }) => opened.db.selectFrom('workspaces').select(['created_at']).where('id', '=', a.id),
       'arrays',
     );
@@ -226,7 +228,7 @@ describe('queries compiled once, on SQLite', () => {
   it('answer right however many distinct queries have run', async () => {
     const opened = await migrated();
     const queries = Array.from({ length: 300 }, (_, n) =>
-      preparedQuery(opened.driver, (a: { x: number }) =>
+      preparedQuery(opened.driver, 'test', (a: { x: number }) =>
         opened.db.selectNoFrom((eb) => [eb.val(a.x).as('x'), sql<number>`${sql.lit(n)}`.as('n')]),
       ),
     );
@@ -239,7 +241,7 @@ describe('queries compiled once, on SQLite', () => {
     const opened = await migrated();
     const store = createStore(opened, secrets);
     const workspace = await store.workspaces.create('Named', new Date());
-    const byName = preparedQuery(opened.driver, (a: { id: string }) =>
+    const byName = preparedQuery(opened.driver, 'test', (a: { id: string }) =>
       opened.db.selectFrom('workspaces').select('id').where('name', '=', 'Named').where('id', '=', a.id),
     );
     expect(byName.bind({ id: workspace.id }).parameters).toEqual(['Named', workspace.id]);
