@@ -48,7 +48,12 @@ function rungServer(
       : ['dist/bench/servers/ladder.js', [rung.id, bodiesFile, databaseUrl]];
   const tracing: Record<string, string> =
     rung.server === 'with tracing'
-      ? { OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_ENDPOINT: collector, OTEL_TRACES_SAMPLER: 'always_on' }
+      ? {
+          OTEL_TRACES_EXPORTER: 'otlp',
+          OTEL_EXPORTER_OTLP_ENDPOINT: collector,
+          OTEL_TRACES_SAMPLER: 'traceidratio',
+          OTEL_TRACES_SAMPLER_ARG: String(rung.sampled ?? 1),
+        }
       : {};
   return startServer(script, args, { BENCH_SECRETS_KEY: secretsKey, ...tracing }, serverNodeFlags);
 }

@@ -13,6 +13,8 @@ export interface Rung {
   releasedValidator?: boolean;
   /** The whole server (createApp), with or without its metrics, or with tracing on. */
   server?: 'plain' | 'with metrics' | 'with tracing';
+  /** With tracing on: the share of requests sampled (and so exported). */
+  sampled?: number;
   /** The rung this one adds a layer to; none for bare Express. */
   base?: string;
 }
@@ -51,6 +53,14 @@ export const LADDER: Rung[] = [
     id: 'traced',
     label: 'tracing on: every request sampled, its spans exported over OTLP/HTTP',
     server: 'with tracing',
+    sampled: 1,
+    base: 'handler',
+  },
+  {
+    id: 'sampled',
+    label: 'tracing on: one request in ten sampled and exported',
+    server: 'with tracing',
+    sampled: 0.1,
     base: 'handler',
   },
 ];
