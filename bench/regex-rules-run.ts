@@ -7,7 +7,7 @@
 
 import { parseArgsOrMessage } from '../scripts/shared/cli-args.js';
 import { runMain } from '../scripts/shared/run-main.js';
-import { BODY_LIMIT_BYTES } from '../server/app.js';
+import { BODY_LIMIT_BYTES } from '../server/request-pipeline.js';
 import { loadSpec, operationPath } from '../server/spec.js';
 import { BUILD_SCRIPTS, seededServer } from './shared/hostile.js';
 import { describeStatuses, measure } from './shared/hostile-driver.js';

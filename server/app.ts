@@ -17,8 +17,6 @@ import { operationHandlers } from './operations/index.js';
 import { mountPipeline, type PipelineDeps, requestPipeline } from './request-pipeline.js';
 import { apiBasePaths, createSpecAjv, specPath } from './spec.js';
 
-export { BODY_LIMIT_BYTES, validatorOptions } from './request-pipeline.js';
-
 /** What the server serves outside the operations. */
 const PATHS = {
   health: '/healthz',

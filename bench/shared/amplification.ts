@@ -5,7 +5,7 @@
 // (test/hardening/amplification.test.ts) on the sources.
 import { Agent, request } from 'node:http';
 import type { operations } from '../../generated/api.js';
-import { BODY_LIMIT_BYTES } from '../../server/app.js';
+import { BODY_LIMIT_BYTES } from '../../server/request-pipeline.js';
 import { apiBasePaths, loadSpec, type OpenApiDocument, specOperations } from '../../server/spec.js';
 import { amplificationBodies } from './amplification-vectors.js';
 import { describeStatuses, type Load, measure, sendAll } from './hostile-driver.js';

@@ -5,13 +5,11 @@
 import { parse } from 'content-type';
 import type { RequestHandler } from 'express';
 import type { OpenApiOperation } from '../spec.js';
-import { HttpError } from './errors.js';
+import { HttpError, UNSUPPORTED_CHARSET, UNSUPPORTED_MEDIA_TYPE } from './errors.js';
 import { matchedOperation } from './request-shape.js';
 
-const UNSUPPORTED_MEDIA_TYPE = 'Unsupported media type: send the body as application/json.';
 const UNSUPPORTED_PARAMETER =
   'Unsupported media type parameter: send the body as application/json, with no parameter but charset=utf-8.';
-const UNSUPPORTED_CHARSET = 'Unsupported request encoding; send UTF-8 JSON.';
 
 /** Why a Content-Type does not suit an operation's request body; undefined when it does. */
 export function contentTypeProblem(operation: OpenApiOperation, header: string): string | undefined {

@@ -130,12 +130,15 @@ function isBodyParserError(
 
 const NOT_FOUND = 'Not found.';
 const METHOD_NOT_ALLOWED = 'Method not allowed.';
+/** The 415s' texts, the same whichever layer refuses the request (content-type.ts, the validator, the body parser). */
+export const UNSUPPORTED_MEDIA_TYPE = 'Unsupported media type: send the body as application/json.';
+export const UNSUPPORTED_CHARSET = 'Unsupported request encoding; send UTF-8 JSON.';
 
 const VALIDATOR_MESSAGES: Record<number, string> = {
   404: NOT_FOUND,
   405: METHOD_NOT_ALLOWED,
   413: 'Request body is too large.',
-  415: 'Unsupported media type: send the body as application/json.',
+  415: UNSUPPORTED_MEDIA_TYPE,
 };
 
 /** The validator says `params` and `headers`; the envelope uses OpenAPI's names for where a value is. */
@@ -165,7 +168,7 @@ function toHttpError(
       case 'encoding.unsupported':
       // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#charset-refused-first
       case 'charset.unsupported':
-        return new HttpError(415, 'Unsupported request encoding; send UTF-8 JSON.');
+        return new HttpError(415, UNSUPPORTED_CHARSET);
       default:
         if (err.status >= 400 && err.status < 500) return new HttpError(err.status, 'The request could not be read.');
     }

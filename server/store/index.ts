@@ -21,7 +21,6 @@ import { workspaceStore } from './workspaces.js';
 export type { PoolFigures } from './database.js';
 
 export interface Store {
-  readonly dialect: DatabaseLocation['kind'];
   readonly workspaces: ReturnType<typeof workspaceStore>;
   readonly keys: ReturnType<typeof keyStore>;
   readonly destinations: ReturnType<typeof destinationStore>;
@@ -39,7 +38,6 @@ export function createStore(
   dialect: DatabaseLocation['kind'] = 'sqlite',
 ): Store {
   return {
-    dialect,
     workspaces: workspaceStore(db),
     keys: keyStore(db, driver),
     // SQLite has one writer at a time; PostgreSQL locks the row once writes of it conflict.

@@ -14,8 +14,8 @@ import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import express from 'express';
 import { describe, expect, it } from 'vitest';
-import { validatorOptions } from '../../server/app.js';
 import { projectRoot } from '../../server/project-root.js';
+import { validatorOptions } from '../../server/request-pipeline.js';
 import { spec } from '../support/spec.js';
 
 const require = createRequire(import.meta.url);

@@ -14,7 +14,7 @@ import {
 import { amplificationBodies } from '../../bench/shared/amplification-vectors.js';
 import { SOURCE_SCRIPTS, seededServer } from '../../bench/shared/hostile.js';
 import { stopServer } from '../../bench/shared/processes.js';
-import { BODY_LIMIT_BYTES } from '../../server/app.js';
+import { BODY_LIMIT_BYTES } from '../../server/request-pipeline.js';
 import { spec } from '../support/spec.js';
 
 // The target is 50 ms of server CPU for any body within the limit on an idle machine; a test run

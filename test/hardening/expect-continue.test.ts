@@ -5,7 +5,7 @@
 // connection, so that a slow body does not hold it until the request timeout.
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { BODY_LIMIT_BYTES } from '../../server/app.js';
+import { BODY_LIMIT_BYTES } from '../../server/request-pipeline.js';
 import { findOperation } from '../support/spec.js';
 import { useDestination, useTestServer, useWorkspace } from '../support/use-test-server.js';
 

@@ -4,7 +4,7 @@
 // byte limit costliest to check are answered within a bound of time, never 5xx.
 import { afterAll, describe, expect, it } from 'vitest';
 import { regexRuleBodies } from '../../bench/shared/regex-rule-bodies.js';
-import { BODY_LIMIT_BYTES } from '../../server/app.js';
+import { BODY_LIMIT_BYTES } from '../../server/request-pipeline.js';
 import { nodeAt } from '../../server/spec.js';
 import { CATASTROPHIC_PATTERNS, LINEAR_PATTERNS } from '../support/regex-patterns.js';
 import { call } from '../support/server.js';

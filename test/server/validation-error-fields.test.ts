@@ -1,9 +1,9 @@
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BODY_LIMIT_BYTES } from '../../server/app.js';
 import type { FieldError } from '../../server/domain/field-errors.js';
 import { checkRequestShape, findOperation, jsonBody } from '../../server/http/request-shape.js';
 import { requestValidationErrors } from '../../server/http/validation-errors.js';
+import { BODY_LIMIT_BYTES } from '../../server/request-pipeline.js';
 import { createSpecAjv } from '../../server/spec.js';
 import { type Listening, listenOnLoopback } from '../support/listen.js';
 import { spec } from '../support/server.js';
