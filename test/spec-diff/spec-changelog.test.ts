@@ -2,12 +2,18 @@
 // built from a history.
 import { describe, expect, it } from 'vitest';
 import { changelogPage } from '../../scripts/spec-diff/changelog-page.js';
+import { loadSpec } from '../../server/spec.js';
 import { scratchRepo } from './scratch-repo.js';
+
+// The contract's version as committed, and the next major one, which a breaking change takes.
+const current = loadSpec().info.version;
+const next = `${Number(current.split('.')[0]) + 1}.0.0`;
+const escaped = (version: string) => version.replaceAll('.', '\\.');
 
 const repo = scratchRepo();
 const removeVersionsPath = (text: string) =>
   text
-    .replace('version: 2.0.0', 'version: 3.0.0')
+    .replace(`version: ${current}`, `version: ${next}`)
     .replace(/\n {2}\/presets\/\{slug\}\/versions:/, '\n  /presets/{slug}/all-versions:');
 repo.writeSpec(removeVersionsPath, 'Versions of a preset move');
 
@@ -16,7 +22,9 @@ describe('spec:changelog', () => {
     const { code, stdout, stderr } = await repo.run('spec-diff/changelog', ['HEAD~1', 'HEAD']);
     expect([code, stderr]).toEqual([0, '']);
     expect(stdout).toMatch(
-      /^# Changelog\n\n## 2\.0\.0 -> 3\.0\.0 \(HEAD~1 -> HEAD\)\n\n\d+ changes?: 1 breaks existing clients/,
+      new RegExp(
+        `^# Changelog\\n\\n## ${escaped(current)} -> ${escaped(next)} \\(HEAD~1 -> HEAD\\)\\n\\n\\d+ changes?: 1 breaks existing clients`,
+      ),
     );
     expect(stdout).toContain('The breaking changes are in `GET /presets/{slug}/versions` (1).');
     expect(stdout).toContain(
@@ -66,10 +74,12 @@ describe("the docs' changelog page", () => {
       const { html, upTo } = await changelogPage('Keys API');
       expect(upTo).toMatch(/^[0-9a-f]{40}$/);
       const headings = [...html.matchAll(/<h2[^>]*>([^<]+) <small>(\d{4}-\d{2}-\d{2})/g)].map((match) => match[1]);
-      expect(headings).toEqual(['3.0.0', '2.0.0']);
+      expect(headings).toEqual([next, current]);
       const [newest = '', first = ''] = html.split(/<h2[^>]*>/).slice(1);
       expect(newest).toMatch(
-        /^3\.0\.0 <small>\d{4}-\d{2}-\d{2}<\/small><\/h2>\n<p>\d+ changes?: 1 breaks existing clients/,
+        new RegExp(
+          `^${escaped(next)} <small>\\d{4}-\\d{2}-\\d{2}</small></h2>\\n<p>\\d+ changes?: 1 breaks existing clients`,
+        ),
       );
       expect(newest).toContain(
         '<li><span class="error">error</span> <code>GET /presets/{slug}/versions</code>: path removed <small>api-path-removed-without-deprecation</small></li>',
