@@ -33,7 +33,7 @@ import { checkWarmUpRequest } from './http/warm-up.js';
 import type { BoundOperation } from './operations/bind.js';
 import { operationRoute } from './operations/route.js';
 import type { OperationDeps } from './operations/types.js';
-import { apiBasePaths, nodeAt, type OpenApiDocument, specOperations } from './spec.js';
+import { apiBasePaths, type OpenApiDocument, resolveRef, specOperations } from './spec.js';
 import type { Store } from './store/index.js';
 import type { RequestTracing } from './telemetry/request-span.js';
 
@@ -127,9 +127,7 @@ function corsOptions(spec: OpenApiDocument, origin: string[]): cors.CorsOptions 
   const operations = specOperations(spec);
   const responseHeaders = operations.flatMap(({ operation }) =>
     Object.values(operation.responses).flatMap((response) => {
-      const resolved = (typeof response.$ref === 'string' ? nodeAt(spec, response.$ref) : response) as {
-        headers?: object;
-      };
+      const resolved = resolveRef(spec, response) as { headers?: object };
       return Object.keys(resolved.headers ?? {});
     }),
   );

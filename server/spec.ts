@@ -47,6 +47,11 @@ export interface OpenApiDocument {
   security?: Record<string, string[]>[];
 }
 
+/** A JSON object: not null, not an array. */
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** YAML 1.2's core schema: plain scalars are strings, numbers, booleans and null, never dates. */
 export function parseSpecYaml(text: string): unknown {
   return yaml.load(text, { schema: yaml.CORE_SCHEMA });
@@ -160,6 +165,11 @@ export function followRefs(spec: OpenApiDocument, node: unknown, at: string): { 
   return { node: current, pointer };
 }
 
+/** What a node of the spec names once its `$ref`s are followed, by the rule of followRefs; `at` only names it in errors. */
+export function resolveRef(spec: OpenApiDocument, node: unknown, at = 'openapi.yaml'): unknown {
+  return followRefs(spec, node, at).node;
+}
+
 function followParameterRef(spec: OpenApiDocument, node: OpenApiParameterOrRef, at: string): SpecParameter {
   const { node: parameter, pointer } = followRefs(spec, node, at);
   return { ...(parameter as OpenApiParameter), pointer };
@@ -187,6 +197,13 @@ export function specOperations(spec: OpenApiDocument): SpecOperation[] {
   );
 }
 
+/** The operation of the spec with this operationId; an id it lacks is a ContractError. */
+export function specOperation(spec: OpenApiDocument, operationId: string): SpecOperation {
+  const found = specOperations(spec).find((entry) => entry.operation.operationId === operationId);
+  if (!found) throw new ContractError(`openapi.yaml has no operation ${operationId}`);
+  return found;
+}
+
 /** The path part of each server URL of the spec (`/api/v1`), where the operations are served. */
 export function apiBasePaths(spec: OpenApiDocument): string[] {
   const urls = (spec.servers ?? []).map((server) => server.url);
@@ -199,8 +216,7 @@ export function apiBasePaths(spec: OpenApiDocument): string[] {
 
 /** The path of an operation of the spec under its first server URL, its path parameters filled in. */
 export function operationPath(spec: OpenApiDocument, operationId: string, parameters: Record<string, string>): string {
-  const found = specOperations(spec).find((entry) => entry.operation.operationId === operationId);
-  if (!found) throw new Error(`openapi.yaml has no operation ${operationId}`);
+  const found = specOperation(spec, operationId);
   // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#base-path-fallback
   const [basePath = ''] = apiBasePaths(spec);
   return (

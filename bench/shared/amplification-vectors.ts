@@ -6,9 +6,10 @@
 // keys with mistyped values; a string is as long as the limit. The plain body to compare with is the
 // operation's first example, padded with spaces to the same size.
 import {
+  isObject,
   type JsonObject,
-  nodeAt,
   type OpenApiDocument,
+  resolveRef,
   type SpecOperation,
   specOperations,
 } from '../../server/spec.js';
@@ -33,13 +34,8 @@ interface Container {
   schema: JsonObject;
 }
 
-const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 function resolve(spec: OpenApiDocument, schema: unknown): JsonObject {
-  let node = schema;
-  for (let hops = 0; isObject(node) && typeof node.$ref === 'string' && hops < 32; hops++)
-    node = nodeAt(spec, node.$ref);
+  const node = resolveRef(spec, schema);
   return isObject(node) ? node : {};
 }
 

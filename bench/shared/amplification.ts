@@ -6,7 +6,7 @@
 import { Agent, request } from 'node:http';
 import type { operations } from '../../generated/api.js';
 import { BODY_LIMIT_BYTES } from '../../server/request-pipeline.js';
-import { apiBasePaths, loadSpec, type OpenApiDocument, specOperations } from '../../server/spec.js';
+import { apiBasePaths, loadSpec, type OpenApiDocument, specOperation } from '../../server/spec.js';
 import { amplificationBodies } from './amplification-vectors.js';
 import { describeStatuses, type Load, measure, sendAll } from './hostile-driver.js';
 import type { HostileRequest, HostileTarget } from './hostile-vectors.js';
@@ -101,7 +101,7 @@ export function costliestBeside(rows: readonly AmplificationRow[], target: Hosti
     (o) => o.entry.operation.operationId === costliest.operationId,
   );
   const body = operation?.bodies.find((b) => b.shape === costliest.shape)?.body ?? '';
-  const getKey = specOperations(spec).find(({ operation }) => operation.operationId === PLAIN_OPERATION);
+  const getKey = specOperation(spec, PLAIN_OPERATION);
   return {
     shape: costliest.shape,
     hostile: requestOf(
@@ -112,7 +112,7 @@ export function costliestBeside(rows: readonly AmplificationRow[], target: Hosti
     ),
     plain: {
       method: 'GET',
-      path: pathOf(spec, getKey?.template ?? '', target),
+      path: pathOf(spec, getKey.template, target),
       headers: { authorization: `Bearer ${target.managementKey}` },
     },
   };

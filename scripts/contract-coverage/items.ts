@@ -7,9 +7,11 @@ import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { projectRoot } from '../../server/project-root.js';
 import {
   escapePointer,
-  type JsonObject,
+  followRefs,
+  isObject,
   nodeAt,
   type OpenApiDocument,
+  resolveRef,
   SPEC_SCHEMA_ID,
   type SpecOperation,
   specOperations,
@@ -34,9 +36,6 @@ export function bodySchemaPointers({ template, method, operation }: SpecOperatio
   );
 }
 
-const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /**
  * Every oneOf alternative below a schema, as `<pointer>/oneOf/<i>`; with a value, only those the
  * value takes (the alternatives it validates against, and what lies below them).
@@ -46,17 +45,14 @@ export function oneOfAlternatives(spec: OpenApiDocument, pointer: string, ajv?: 
   const seen = new Set<string>();
   const withValue = ajv !== undefined;
   const validates = (at: string, v: unknown) => ajv?.getSchema(`${SPEC_SCHEMA_ID}${at}`)?.(v) === true;
-  const walk = (at: string, v: unknown): void => {
+  const walk = (from: string, v: unknown): void => {
+    // Alternatives are named where they are written: below the component a `$ref` names.
+    const { node, pointer: at } = followRefs(spec, nodeAt(spec, from), from);
     if (!withValue) {
       if (seen.has(at)) return;
       seen.add(at);
     }
-    const node = nodeAt(spec, at);
     if (!isObject(node)) return;
-    if (typeof node.$ref === 'string') {
-      walk(node.$ref, v);
-      return;
-    }
     for (const keyword of ['oneOf', 'anyOf', 'allOf'] as const) {
       const branches = node[keyword];
       if (!Array.isArray(branches)) continue;
@@ -102,9 +98,7 @@ export function documentedItems(spec: OpenApiDocument): Map<string, string[]> {
   return new Map(
     specOperations(spec).map((entry) => {
       const responses = Object.entries(entry.operation.responses).flatMap(([status, response]) => {
-        const resolved = (typeof response.$ref === 'string' ? nodeAt(spec, response.$ref) : response) as {
-          content?: object;
-        };
+        const resolved = resolveRef(spec, response) as { content?: object };
         const mediaTypes = Object.keys(resolved.content ?? {});
         return mediaTypes.length === 0
           ? [`response ${status}`]

@@ -2,12 +2,9 @@
 // and a TypeScript sample for each operation, a link to the changelog page in the introduction, a
 // link from each operation to the console, and
 // two rewrites that change nothing the contract says, only how Redoc renders it.
-import { type JsonObject, nodeAt, type OpenApiDocument, specOperations } from '../../server/spec.js';
+import { isObject, type JsonObject, type OpenApiDocument, resolveRef, specOperations } from '../../server/spec.js';
 import { withCodeSamples } from './code-samples.js';
 import { consoleLink } from './console/console-page.js';
-
-const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Redoc shows a response header's `example` as JSON (`"\"per-key\"; r=118"`), but the values of its
@@ -30,9 +27,9 @@ function literalHeaderExamples(spec: OpenApiDocument): void {
   }
 }
 
-/** The `type` of a schema, following a local `$ref`; undefined when it states none. */
+/** The `type` of a schema, its `$ref`s followed; undefined when it states none. */
 function typesOf(spec: OpenApiDocument, schema: unknown): string[] | undefined {
-  const resolved = isObject(schema) && typeof schema.$ref === 'string' ? nodeAt(spec, schema.$ref) : schema;
+  const resolved = resolveRef(spec, schema);
   if (!isObject(resolved)) return undefined;
   if (typeof resolved.type === 'string') return [resolved.type];
   return Array.isArray(resolved.type) ? resolved.type.map(String) : undefined;

@@ -3,7 +3,15 @@
 // schema a merged config must satisfy. Adding a type or a key is an edit of the spec alone.
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { components } from '../../generated/api.js';
-import { compileComponent, createSpecAjv, escapePointer, type JsonObject, type OpenApiDocument } from '../spec.js';
+import {
+  compileComponent,
+  createSpecAjv,
+  escapePointer,
+  isObject,
+  type JsonObject,
+  type OpenApiDocument,
+  resolveRef,
+} from '../spec.js';
 import type { FieldError } from './field-errors.js';
 
 export type DestinationType = components['schemas']['DestinationType'];
@@ -23,10 +31,8 @@ export interface DestinationTypeRules {
 
 function isSecret(spec: OpenApiDocument, property: JsonObject): boolean {
   if (property['x-secret'] === true) return true;
-  const ref = property.$ref;
-  if (typeof ref !== 'string') return false;
-  const target = spec.components.schemas[ref.replace('#/components/schemas/', '')];
-  return target !== undefined && target['x-secret'] === true;
+  const target = resolveRef(spec, property);
+  return isObject(target) && target['x-secret'] === true;
 }
 
 function fieldErrors(validate: ValidateFunction, pathPrefix: string): FieldError[] {

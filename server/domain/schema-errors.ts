@@ -7,6 +7,8 @@
 import type { Ajv2020, ErrorObject } from 'ajv/dist/2020.js';
 import {
   escapePointer,
+  followRefs,
+  isObject,
   type JsonObject,
   nodeAt,
   type OpenApiDocument,
@@ -16,10 +18,6 @@ import {
 import type { FieldError } from './field-errors.js';
 
 type Schema = JsonObject;
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function jsonType(value: unknown): string {
   if (value === null) return 'null';
@@ -119,11 +117,10 @@ export function schemaExplainer(spec: OpenApiDocument, ajv: Ajv2020): SchemaExpl
     return errors;
   };
 
-  const schemaAt = memoized(function resolve(pointer: string): { pointer: string; schema: Schema } {
-    const schema = nodeAt(spec, pointer);
-    if (!isPlainObject(schema)) throw new Error(`openapi.yaml has no schema at ${pointer}`);
-    const ref = schema.$ref;
-    return typeof ref === 'string' ? resolve(ref) : { pointer, schema: schema as Schema };
+  const schemaAt = memoized((pointer: string): { pointer: string; schema: Schema } => {
+    const found = followRefs(spec, nodeAt(spec, pointer), pointer);
+    if (!isObject(found.node)) throw new Error(`openapi.yaml has no schema at ${found.pointer}`);
+    return { pointer: found.pointer, schema: found.node };
   });
 
   const validatorAt = memoized((pointer: string) => {
@@ -163,8 +160,8 @@ export function schemaExplainer(spec: OpenApiDocument, ajv: Ajv2020): SchemaExpl
       return made([{ path, message: `must be ${types.join(' or ')}` }]);
     }
     if (fitting.length === 1 && fitting[0]) return explain(fitting[0].pointer, value, path);
-    const tag = isPlainObject(value) ? discriminatingProperty(fitting.map((b) => b.schema)) : undefined;
-    if (tag === undefined || !isPlainObject(value)) return rawErrors(pointer, value, path);
+    const tag = isObject(value) ? discriminatingProperty(fitting.map((b) => b.schema)) : undefined;
+    if (tag === undefined || !isObject(value)) return rawErrors(pointer, value, path);
     const tagValue = value[tag];
     const enumOf = (branch: Schema) => ((branch.properties as Record<string, Schema>)[tag]?.enum ?? []) as unknown[];
     // Properties that every branch declares alike need no word about the tag; the others do.
@@ -249,7 +246,7 @@ export function schemaExplainer(spec: OpenApiDocument, ajv: Ajv2020): SchemaExpl
           }),
         );
     };
-    if (isPlainObject(value)) {
+    if (isObject(value)) {
       for (const [name, child] of Object.entries(value)) {
         if (Object.hasOwn(properties, name))
           explainChild(`${resolved.pointer}/properties/${escapePointer(name)}`, name, child);

@@ -8,9 +8,11 @@
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import {
   escapePointer,
+  isObject,
   type JsonObject,
   nodeAt,
   type OpenApiDocument,
+  resolveRef,
   specOperations,
   unescapePointer,
 } from '../spec.js';
@@ -20,10 +22,6 @@ const SIZE_KEYWORDS = ['maxItems', 'maxProperties'] as const;
 const SIZES_SCHEMA_ID = 'openapi-sizes.yaml';
 /** Drops the properties of an object past the number it names, silently: a cut, not a rule. */
 const DROP_PAST = 'dropPropertiesPast';
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 const mapValues = (object: JsonObject, map: (value: unknown) => unknown): JsonObject =>
   Object.fromEntries(Object.entries(object).map(([name, value]) => [name, map(value)]));
@@ -136,9 +134,7 @@ function sizesCheck(validate: ValidateFunction): SizesCheck {
 /** The sizes check of each operation's JSON request body, by the operation object of the spec. */
 export function requestBodySizesChecks(spec: OpenApiDocument, ajv: Ajv2020): Map<object, SizesCheck> {
   const resolve: Resolve = (schema) => {
-    let node = schema;
-    for (let hops = 0; isObject(node) && typeof node.$ref === 'string' && hops < 64; hops++)
-      node = nodeAt(spec, node.$ref);
+    const node = resolveRef(spec, schema);
     return isObject(node) ? node : {};
   };
   // Unknown properties of a closed object are named one by one, up to as many as a 400 lists, and

@@ -18,7 +18,7 @@ import { nonLinearPatternErrors } from '../domain/linear-regex.js';
 import { looksMasked } from '../domain/masking.js';
 import { MAX_CONFIG_JSON_LENGTH } from '../domain/presets.js';
 import { type SchemaExplainer, schemaExplainer } from '../domain/schema-errors.js';
-import { createSpecAjv, loadSpec, type OpenApiDocument, SPEC_SCHEMA_ID, specOperations } from '../spec.js';
+import { createSpecAjv, loadSpec, type OpenApiDocument, SPEC_SCHEMA_ID, specOperation } from '../spec.js';
 import type { Store } from '../store/index.js';
 
 type ApiKey = components['schemas']['ApiKey'];
@@ -163,10 +163,9 @@ export async function createDestination(
 const SLUG_PATTERN = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
 
 function slugSchemaPointer(): string {
-  const list = specOperations(loadContract().spec).find(
-    (entry) => entry.operation.operationId === 'listPresetVersions',
+  const slug = specOperation(loadContract().spec, 'listPresetVersions').parameters.find(
+    (p) => p.in === 'path' && p.name === 'slug',
   );
-  const slug = list?.parameters.find((p) => p.in === 'path' && p.name === 'slug');
   if (!slug) throw new Error('openapi.yaml has no slug parameter on listPresetVersions');
   return `${slug.pointer}/schema`;
 }

@@ -3,7 +3,7 @@
 // wherever the server or the tests read the spec's parameters, they read them through
 // specOperations, which merges and follows them.
 import { describe, expect, it } from 'vitest';
-import { ContractError, type OpenApiDocument, specOperations } from '../../server/spec.js';
+import { ContractError, type OpenApiDocument, specOperation, specOperations } from '../../server/spec.js';
 import { call } from '../support/server.js';
 import { spec } from '../support/spec.js';
 import { useTestServer, useWorkspace } from '../support/use-test-server.js';
@@ -34,8 +34,7 @@ function withSharedParameters(): OpenApiDocument {
 }
 
 describe('the parameters of an operation, as specOperations gives them', () => {
-  const entry = () =>
-    specOperations(withSharedParameters()).find((e) => e.operation.operationId === 'listPresetVersions');
+  const entry = () => specOperation(withSharedParameters(), 'listPresetVersions');
 
   it('include the path item’s and the referenced ones, each with the pointer where it is written', () => {
     expect(entry()?.parameters.map((p) => [p.in, p.name, p.pointer])).toEqual([
@@ -51,7 +50,7 @@ describe('the parameters of an operation, as specOperations gives them', () => {
     const copy = withSharedParameters();
     const item = copy.paths[LIST];
     item?.get?.parameters?.push({ name: 'slug', in: 'path', required: true, schema: { type: 'string', maxLength: 3 } });
-    const found = specOperations(copy).find((e) => e.operation.operationId === 'listPresetVersions');
+    const found = specOperation(copy, 'listPresetVersions');
     const slugs = found?.parameters.filter((p) => p.name === 'slug') ?? [];
     expect(slugs.map((p) => [p.schema, p.pointer])).toEqual([
       [{ type: 'string', maxLength: 3 }, '#/paths/~1presets~1{slug}~1versions/get/parameters/4'],

@@ -10,11 +10,14 @@ import {
   compileComponent,
   createSpecAjv,
   escapePointer,
+  isObject,
   type JsonObject,
   loadSpec,
   nodeAt,
   type OpenApiDocument,
   operationPath,
+  resolveRef,
+  specOperation,
 } from '../../server/spec.js';
 import { spec } from '../support/spec.js';
 
@@ -90,6 +93,43 @@ describe('pointers into the contract', () => {
   });
 });
 
+describe('$refs of the contract', () => {
+  it('are followed to the end of a chain, a node that is no $ref being itself', () => {
+    const chained = withSchemas({
+      First: { $ref: '#/components/schemas/Second' },
+      Second: { $ref: '#/components/schemas/Uuid' },
+    });
+    expect(resolveRef(chained, { $ref: '#/components/schemas/First' })).toBe(spec.components.schemas.Uuid);
+    const inline = { type: 'string' };
+    expect(resolveRef(spec, inline)).toBe(inline);
+    expect(resolveRef(spec, undefined)).toBeUndefined();
+  });
+
+  it('are a ContractError when one names nothing, or a chain goes on past 16', () => {
+    expect(() => resolveRef(spec, { $ref: '#/components/schemas/Nope' })).toThrow(
+      new ContractError('openapi.yaml: $ref #/components/schemas/Nope names nothing'),
+    );
+    const loop = withSchemas({ Loop: { $ref: '#/components/schemas/Loop' } });
+    expect(() => resolveRef(loop, { $ref: '#/components/schemas/Loop' }, '#/x')).toThrow(
+      new ContractError('#/x: $ref chain too long'),
+    );
+  });
+});
+
+describe('JSON objects', () => {
+  it('are neither null nor arrays', () => {
+    expect([{}, { a: 1 }, [], null, 'a', 1, undefined].map(isObject)).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+  });
+});
+
 describe('the validator of the contract', () => {
   it('reports every failing field of a value, not only the first', () => {
     const validate = compileComponent(
@@ -149,5 +189,12 @@ describe('where the operations are served', () => {
 
   it('refuses an operation the contract does not have', () => {
     expect(() => operationPath(spec, 'deleteKey', { hash: 'x' })).toThrow('openapi.yaml has no operation deleteKey');
+  });
+
+  it('finds an operation by its operationId, or says the contract has none', () => {
+    expect(specOperation(spec, 'getKey')).toMatchObject({ method: 'get', template: '/keys/{hash}' });
+    expect(() => specOperation(spec, 'deleteKey')).toThrow(
+      new ContractError('openapi.yaml has no operation deleteKey'),
+    );
   });
 });

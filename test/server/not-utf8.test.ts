@@ -6,7 +6,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDestination } from '../../server/provisioning/index.js';
-import { HTTP_METHODS, operationPath, specOperations } from '../../server/spec.js';
+import { HTTP_METHODS, operationPath, specOperation, specOperations } from '../../server/spec.js';
 import { destinationTypes } from '../support/server.js';
 import { componentSchema, describeErrors, spec } from '../support/spec.js';
 import { useDestination, useTestServer, useWorkspace } from '../support/use-test-server.js';
@@ -124,8 +124,7 @@ const queryParameters = operations.flatMap(({ method, operation, parameters }) =
 
 /** The body an operation is sent with: `{}` where it takes one. */
 function bodyOf(operationId: string): Buffer | undefined {
-  const found = operations.find((entry) => entry.operation.operationId === operationId);
-  return found?.operation.requestBody ? Buffer.from('{}') : undefined;
+  return specOperation(spec, operationId).operation.requestBody ? Buffer.from('{}') : undefined;
 }
 
 describe('a path parameter that is not percent-encoded UTF-8', () => {

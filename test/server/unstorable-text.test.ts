@@ -4,7 +4,7 @@
 // depth. Nothing is stored, and nothing answers 5xx.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDestination } from '../../server/provisioning/index.js';
-import { operationPath, specOperations } from '../../server/spec.js';
+import { operationPath, specOperation, specOperations } from '../../server/spec.js';
 import { call, destinationTypes } from '../support/server.js';
 import { componentSchema, describeErrors, spec } from '../support/spec.js';
 import { useTestServer, useWorkspace } from '../support/use-test-server.js';
@@ -40,8 +40,7 @@ const validPathValues = (): Record<string, string> => ({
 });
 
 function send(operationId: string, pathValues: Record<string, string>, query = '', body?: unknown) {
-  const found = operations.find((entry) => entry.operation.operationId === operationId);
-  if (!found) throw new Error(`no operation ${operationId}`);
+  const found = specOperation(spec, operationId);
   const hasBody = found.operation.requestBody !== undefined;
   return call(server, found.method.toUpperCase(), `${operationPath(spec, operationId, pathValues)}${query}`, {
     key: workspace.managementKey,

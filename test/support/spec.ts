@@ -6,12 +6,12 @@ import {
   createSpecAjv,
   escapePointer,
   loadSpec,
-  nodeAt,
   type OpenApiOperation,
   type OpenApiParameter,
+  resolveRef as resolveSpecRef,
   SPEC_SCHEMA_ID,
   type SpecParameter,
-  specOperations,
+  specOperation,
 } from '../../server/spec.js';
 
 export const spec = loadSpec();
@@ -28,8 +28,7 @@ export function findOperation(operationId: string): {
   operation: OpenApiOperation;
   parameters: SpecParameter[];
 } {
-  const found = specOperations(spec).find((entry) => entry.operation.operationId === operationId);
-  if (!found) throw new Error(`no operation ${operationId} in openapi.yaml`);
+  const found = specOperation(spec, operationId);
   return { path: found.template, method: found.method, operation: found.operation, parameters: found.parameters };
 }
 
@@ -56,6 +55,5 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): string
 
 /** A node of the spec with its `$ref`s followed to what they name. */
 export function resolveRef<T extends object>(node: T): T {
-  const ref = (node as { $ref?: unknown }).$ref;
-  return typeof ref === 'string' ? resolveRef(nodeAt(spec, ref) as T) : node;
+  return resolveSpecRef(spec, node) as T;
 }

@@ -1,6 +1,7 @@
 // The keywords of one schema compared, beyond its type and its properties: bounds, pattern, enum,
 // default and const, composition (allOf/anyOf/oneOf), discriminator, and the keywords oasdiff
 // checks for presence (if/then/else, contains, prefixItems, propertyNames, ...).
+import { isObject } from '../../../server/spec.js';
 import type { Findings } from './findings.js';
 import { compareComposition } from './schema-composition.js';
 import { type Depth, type Recurse, reporterAt, type SchemaPlace } from './schema-place.js';
@@ -45,7 +46,6 @@ const COMPOSITION: [keyword: string, rule: string][] = [
 const json = (value: unknown) => JSON.stringify(value);
 // oasdiff reads what a sub-schema (then, not, propertyNames, ...) says as it reads a property's schema.
 const inside = (depth: Depth): Depth => ({ ...depth, level: depth.level + 1 });
-const isObject = (value: unknown): value is Schema => typeof value === 'object' && value !== null;
 const keysOf = (value: unknown) => (isObject(value) ? Object.keys(value) : []);
 
 export function compareKeywords(
@@ -103,7 +103,7 @@ export function compareKeywords(
     if (json(was) === json(is)) continue;
     if (was === undefined) report(`${rule}-added`, `${keyword} added`);
     else if (is === undefined) report(`${rule}-removed`, `${keyword} removed`);
-    else if (isObject(was) && isObject(is) && !Array.isArray(was))
+    else if (isObject(was) && isObject(is))
       compareSchemas(was, is, place, `${where}(${keyword})`, findings, inside(depth));
   }
 

@@ -1,6 +1,7 @@
 // What the alternatives of a oneOf or anyOf are called in a report: by the value of the property
 // that tells them apart, their title, their type, or their position.
-import { isObject, Walker } from './schema-walker.js';
+import { isObject } from '../../../server/spec.js';
+import { Walker } from './schema-walker.js';
 
 /** One step of the path to a change: how `locate` walks a schema to it. */
 export type Step =

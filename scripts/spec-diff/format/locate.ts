@@ -28,8 +28,9 @@ export interface Documents {
   after: Json;
 }
 
+import { isObject } from '../../../server/spec.js';
 import { alternativeLabels, nounAt, ordinalLabel, type Step } from './alternative-labels.js';
-import { isObject, Walker } from './schema-walker.js';
+import { Walker } from './schema-walker.js';
 
 /**
  * `(oneOf 2)`: the engine pairs the entries of a oneOf (anyOf, allOf) found in one document only, in

@@ -1,9 +1,8 @@
 // A schema walked through one document as written: $refs followed by hand, so that the component a
 // path goes through is known, and the alternatives of a oneOf or anyOf as the engine sees them.
-type Json = Record<string, unknown>;
+import { isObject } from '../../../server/spec.js';
 
-export const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+type Json = Record<string, unknown>;
 
 function pointer(document: Json, ref: string): unknown {
   if (!ref.startsWith('#/')) return undefined;
