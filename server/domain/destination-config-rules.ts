@@ -19,7 +19,22 @@ export type DestinationType = components['schemas']['DestinationType'];
 /** Plain config values as stored (secrets decrypted): strings, and `headers` as a map of strings. */
 export type ConfigValues = Record<string, string | Record<string, string>>;
 
-export const HEADERS_KEY = 'headers';
+const HEADERS_KEY = 'headers';
+
+/**
+ * Which values of a config entry are secrets, the one rule masking, updating and provisioning
+ * follow: each value of `headers` (they carry credentials), the value of a key the spec marks
+ * `x-secret`, or none.
+ */
+export function secretsOf(
+  key: string,
+  value: unknown,
+  secretKeys: ReadonlySet<string>,
+): 'each header' | 'the value' | 'none' {
+  if (key === HEADERS_KEY && typeof value === 'object' && value !== null) return 'each header';
+  if (secretKeys.has(key) && typeof value === 'string') return 'the value';
+  return 'none';
+}
 
 export interface DestinationTypeRules {
   readonly type: DestinationType;

@@ -9,7 +9,7 @@ import {
   type ConfigValues,
   type DestinationType,
   type DestinationTypeRules,
-  HEADERS_KEY,
+  secretsOf,
 } from './destination-config-rules.js';
 import { destinationEtag, ifMatchSatisfied } from './etag.js';
 import { type FieldError, FieldValidationError } from './field-errors.js';
@@ -73,7 +73,7 @@ function mergeConfig(
     const path = `/body/config/${escapePointer(key)}`;
     if (!rules.keys.has(key)) {
       errors.push({ path, message: `is not a config key of a ${rules.type} destination` });
-    } else if (key === HEADERS_KEY) {
+    } else if (secretsOf(key, value, rules.secretKeys) === 'each header') {
       const stored = typeof current[key] === 'object' ? current[key] : {};
       next[key] = Object.fromEntries(
         Object.entries(value).map(([name, headerValue]) => {
@@ -84,9 +84,10 @@ function mergeConfig(
       );
     } else if (typeof value === 'string') {
       const stored = current[key];
-      next[key] = rules.secretKeys.has(key)
-        ? resolveSecret(typeof stored === 'string' ? stored : undefined, value, path, errors)
-        : value;
+      next[key] =
+        secretsOf(key, value, rules.secretKeys) === 'the value'
+          ? resolveSecret(typeof stored === 'string' ? stored : undefined, value, path, errors)
+          : value;
     }
   }
   errors.push(...rules.validate(next, '/body/config'));

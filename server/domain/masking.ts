@@ -1,4 +1,5 @@
 // How keys and secrets are shown: never in full.
+import { type ConfigValues, secretsOf } from './destination-config-rules.js';
 
 const MASK_OF_SHORT_SECRET = '********';
 /** Characters shown at each end of a secret long enough to show any. */
@@ -26,19 +27,14 @@ export function looksMasked(value: string): boolean {
   return value.includes('...') || /^\*+$/.test(value);
 }
 
-/** A config as shown to clients: every secret value, and every header value, masked. */
-export function maskConfig(
-  config: Record<string, string | Record<string, string>>,
-  secretKeys: ReadonlySet<string>,
-): Record<string, string | Record<string, string>> {
+/** A config as shown to clients: every secret value (secretsOf), and every header value, masked. */
+export function maskConfig(config: ConfigValues, secretKeys: ReadonlySet<string>): ConfigValues {
   return Object.fromEntries(
-    Object.entries(config).map(([key, value]) => [
-      key,
-      typeof value === 'object'
-        ? Object.fromEntries(Object.entries(value).map(([name, headerValue]) => [name, maskSecret(headerValue)]))
-        : secretKeys.has(key)
-          ? maskSecret(value)
-          : value,
-    ]),
+    Object.entries(config).map(([key, value]) => {
+      const secrets = secretsOf(key, value, secretKeys);
+      if (secrets === 'each header' && typeof value === 'object')
+        return [key, Object.fromEntries(Object.entries(value).map(([name, header]) => [name, maskSecret(header)]))];
+      return [key, secrets === 'the value' && typeof value === 'string' ? maskSecret(value) : value];
+    }),
   );
 }

@@ -10,7 +10,7 @@ import {
   type ConfigValues,
   type DestinationType,
   type DestinationTypeRules,
-  HEADERS_KEY,
+  secretsOf,
 } from '../domain/destination-config-rules.js';
 import type { DestinationState, StoredDestination } from '../domain/destination-update.js';
 import { type FieldError, FieldValidationError } from '../domain/field-errors.js';
@@ -111,10 +111,11 @@ export interface NewDestinationInput extends Partial<Omit<DestinationState, 'con
 
 function maskedSecrets(config: ConfigValues, rules: DestinationTypeRules): FieldError[] {
   return Object.entries(config).flatMap(([key, value]) => {
+    const kind = secretsOf(key, value, rules.secretKeys);
     const secrets =
-      key === HEADERS_KEY && typeof value === 'object'
+      kind === 'each header' && typeof value === 'object'
         ? Object.values(value)
-        : rules.secretKeys.has(key) && typeof value === 'string'
+        : kind === 'the value' && typeof value === 'string'
           ? [value]
           : // Stryker disable next-line ArrayDeclaration: equivalent, see mutation/equivalents.md#masked-looking-values
             [];
