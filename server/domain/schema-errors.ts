@@ -109,11 +109,13 @@ function sortErrors(errors: readonly ErrorObject[], base: string): SortedErrors 
 }
 
 export function schemaExplainer(spec: OpenApiDocument, ajv: Ajv2020): SchemaExplainer {
-  // The fields found so far by the explain() under way, against its limit; made by each level for itself.
-  let found = 0;
-  let limit = Number.POSITIVE_INFINITY;
-  const made = (errors: FieldError[]): FieldError[] => {
-    found += errors.length;
+  /** The fields one explain() has found so far, against its limit; each level adds what it made itself. */
+  interface Tally {
+    found: number;
+    readonly limit: number;
+  }
+  const made = (tally: Tally, errors: FieldError[]): FieldError[] => {
+    tally.found += errors.length;
     return errors;
   };
 
@@ -152,16 +154,16 @@ export function schemaExplainer(spec: OpenApiDocument, ajv: Ajv2020): SchemaExpl
     ((schemaAt(pointer).schema.oneOf ?? []) as unknown[]).map((_, index) => schemaAt(`${pointer}/oneOf/${index}`)),
   );
 
-  function explainOneOf(pointer: string, value: unknown, path: string): FieldError[] {
+  function explainOneOf(pointer: string, value: unknown, path: string, tally: Tally): FieldError[] {
     const branches = branchesAt(pointer);
     const fitting = branches.filter((branch) => admitsType(branch.schema, value));
     if (fitting.length === 0) {
       const types = [...new Set(branches.flatMap((b) => [b.schema.type ?? []].flat() as string[]))];
-      return made([{ path, message: `must be ${types.join(' or ')}` }]);
+      return made(tally, [{ path, message: `must be ${types.join(' or ')}` }]);
     }
-    if (fitting.length === 1 && fitting[0]) return explain(fitting[0].pointer, value, path);
+    if (fitting.length === 1 && fitting[0]) return explain(fitting[0].pointer, value, path, tally);
     const tag = isObject(value) ? discriminatingProperty(fitting.map((b) => b.schema)) : undefined;
-    if (tag === undefined || !isObject(value)) return rawErrors(pointer, value, path);
+    if (tag === undefined || !isObject(value)) return rawErrors(pointer, value, path, tally);
     const tagValue = value[tag];
     const enumOf = (branch: Schema) => ((branch.properties as Record<string, Schema>)[tag]?.enum ?? []) as unknown[];
     // Properties that every branch declares alike need no word about the tag; the others do.
@@ -180,14 +182,14 @@ export function schemaExplainer(spec: OpenApiDocument, ajv: Ajv2020): SchemaExpl
       const common = Object.entries(value).filter(([name]) => sameEverywhere(name));
       const first = fitting[0]?.pointer ?? pointer;
       return [
-        ...made([tagError]),
+        ...made(tally, [tagError]),
         ...common.flatMap(([name, child]) =>
-          explain(`${first}/properties/${escapePointer(name)}`, child, `${path}/${escapePointer(name)}`),
+          explain(`${first}/properties/${escapePointer(name)}`, child, `${path}/${escapePointer(name)}`, tally),
         ),
       ];
     }
     const context = ` with ${tag} ${String(tagValue)}`;
-    return explain(chosen.pointer, value, path).map((error) => {
+    return explain(chosen.pointer, value, path, tally).map((error) => {
       // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#split-fallback
       const property = unescapePointer(error.path.slice(path.length + 1).split('/')[0] ?? '');
       // No error names the tag: its value is one of the chosen branch's enum.
@@ -197,14 +199,14 @@ export function schemaExplainer(spec: OpenApiDocument, ajv: Ajv2020): SchemaExpl
     });
   }
 
-  function rawErrors(pointer: string, value: unknown, path: string): FieldError[] {
+  function rawErrors(pointer: string, value: unknown, path: string, tally: Tally): FieldError[] {
     const validate = validatorAt(pointer);
     validate(value);
     const described = (validate.errors ?? [])
       .filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'propertyNames')
       .map((e) => describeFailure(e, `${path}${e.instancePath}`));
     // Branches that fail alike say so once.
-    return made([...new Map(described.map((e) => [`${e.path}\n${e.message}`, e])).values()]);
+    return made(tally, [...new Map(described.map((e) => [`${e.path}\n${e.message}`, e])).values()]);
   }
 
   /**
@@ -216,6 +218,7 @@ export function schemaExplainer(spec: OpenApiDocument, ajv: Ajv2020): SchemaExpl
     pointer: string,
     value: unknown,
     path: string,
+    tally: Tally,
     known?: { errors: readonly ErrorObject[]; base: string },
   ): FieldError[] {
     let validated = known;
@@ -227,20 +230,23 @@ export function schemaExplainer(spec: OpenApiDocument, ajv: Ajv2020): SchemaExpl
     const { errors: ajvErrors, base } = validated;
     const resolved = schemaAt(pointer);
     const { schema } = resolved;
-    if (Array.isArray(schema.oneOf)) return explainOneOf(resolved.pointer, value, path);
-    if (schema.anyOf !== undefined || schema.allOf !== undefined) return rawErrors(pointer, value, path);
+    if (Array.isArray(schema.oneOf)) return explainOneOf(resolved.pointer, value, path, tally);
+    if (schema.anyOf !== undefined || schema.allOf !== undefined) return rawErrors(pointer, value, path, tally);
     const { own, children } = sortErrors(ajvErrors, base);
     // This level's own failures (type, bounds, required, unknown properties), then each child's.
     // `propertyNames` repeats, vaguely, the error of the name that fails it.
     const ownErrors = own.filter((e) => e.keyword !== 'propertyNames');
-    const errors = made(ownErrors.map((e) => describeFailure(e, path)));
+    const errors = made(
+      tally,
+      ownErrors.map((e) => describeFailure(e, path)),
+    );
     if (ownErrors.some((e) => e.keyword === 'type')) return errors;
     const properties = (schema.properties ?? {}) as Record<string, Schema>;
     const explainChild = (childPointer: string, key: string, child: unknown) => {
       const childErrors = children.get(key);
-      if (childErrors && found <= limit)
+      if (childErrors && tally.found <= tally.limit)
         errors.push(
-          ...explain(childPointer, child, `${path}/${escapePointer(key)}`, {
+          ...explain(childPointer, child, `${path}/${escapePointer(key)}`, tally, {
             errors: childErrors,
             base: `${base}/${escapePointer(key)}`,
           }),
@@ -261,10 +267,7 @@ export function schemaExplainer(spec: OpenApiDocument, ajv: Ajv2020): SchemaExpl
   }
 
   return {
-    explain(pointer, value, path, fieldLimit = Number.POSITIVE_INFINITY) {
-      found = 0;
-      limit = fieldLimit;
-      return explain(pointer, value, path);
-    },
+    explain: (pointer, value, path, limit = Number.POSITIVE_INFINITY) =>
+      explain(pointer, value, path, { found: 0, limit }),
   };
 }

@@ -1,5 +1,6 @@
 // The schema the migrations leave: the defaults of a row written with its required columns only
 // (by a later migration or by hand), and the names of indexes and constraints later migrations use.
+// The tests share one database: each reads back only the rows it wrote, so that any order passes.
 import { type RawBuilder, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OpenedDatabase, openDatabase } from '../../server/store/database.js';
@@ -24,27 +25,31 @@ describe('the schema', () => {
     await rows(sql`insert into api_keys (id, workspace_id, hash, label, name, kind, created_at)
       values ('k1', 'w1', ${'a'.repeat(64)}, 'sk-...aaaa', 'K', 'standard', '2026-01-01T00:00:00.000Z')`);
     expect(
-      await rows(sql`select disabled, include_byok_in_limit, usage_total, byok_usage_total from api_keys`),
+      await rows(
+        sql`select disabled, include_byok_in_limit, usage_total, byok_usage_total from api_keys where id = 'k1'`,
+      ),
     ).toEqual([{ disabled: 0, include_byok_in_limit: 0, usage_total: 0, byok_usage_total: 0 }]);
 
     await rows(sql`insert into key_usage_daily (key_id, day) values ('k1', '2026-01-01')`);
-    expect(await rows(sql`select usage, byok_usage from key_usage_daily`)).toEqual([{ usage: 0, byok_usage: 0 }]);
+    expect(await rows(sql`select usage, byok_usage from key_usage_daily where key_id = 'k1'`)).toEqual([
+      { usage: 0, byok_usage: 0 },
+    ]);
   });
 
   it('defaults a new destination to enabled, without privacy mode, sampling everything, at revision 1', async () => {
     await rows(sql`insert into workspaces (id, name, created_at) values ('w2', 'W', '2026-01-01T00:00:00.000Z')`);
     await rows(sql`insert into destinations (id, workspace_id, type, config_sealed, created_at, updated_at)
       values ('d1', 'w2', 'webhook', 'sealed', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`);
-    expect(await rows(sql`select enabled, privacy_mode, sampling_rate, revision from destinations`)).toEqual([
-      { enabled: 1, privacy_mode: 0, sampling_rate: 1, revision: 1 },
-    ]);
+    expect(
+      await rows(sql`select enabled, privacy_mode, sampling_rate, revision from destinations where id = 'd1'`),
+    ).toEqual([{ enabled: 1, privacy_mode: 0, sampling_rate: 1, revision: 1 }]);
   });
 
   it('defaults a new preset to no versions', async () => {
     await rows(sql`insert into workspaces (id, name, created_at) values ('w3', 'W', '2026-01-01T00:00:00.000Z')`);
     await rows(sql`insert into presets (id, workspace_id, slug, name, created_at)
       values ('p1', 'w3', 'p', 'P', '2026-01-01T00:00:00.000Z')`);
-    expect(await rows(sql`select version_count from presets`)).toEqual([{ version_count: 0 }]);
+    expect(await rows(sql`select version_count from presets where id = 'p1'`)).toEqual([{ version_count: 0 }]);
   });
 
   it('names the indexes on workspace_id', async () => {
