@@ -2,15 +2,14 @@
 // one JSON object on stdout. Raw keys are printed once, at creation, and never stored.
 // Exit codes: 0 done, 1 not found or refused (said in one sentence), 2 usage (with the usage).
 import { runMain } from '../scripts/shared/run-main.js';
-import { loadConfig } from './config.js';
+import { loadConfig, openConfiguredStore } from './config.js';
 import { FieldValidationError } from './domain/field-errors.js';
-import { createSecretBox } from './domain/secrets.js';
 import { describeFailure } from './failure.js';
 import { readCommandLine, usageError } from './provisioning/command-line.js';
 import { RefusedError, runCommand, UsageError } from './provisioning/commands.js';
 import { cliCommands } from './provisioning/usage.js';
 import { loadSpec, type OpenApiDocument } from './spec.js';
-import { openStore, type Store } from './store/index.js';
+import type { Store } from './store/index.js';
 
 export async function main(argv: string[]): Promise<number> {
   let spec: OpenApiDocument;
@@ -31,8 +30,7 @@ export async function main(argv: string[]): Promise<number> {
   let store: Store;
   try {
     const config = loadConfig(process.env, (message) => console.error(message));
-    store = await openStore(config.databaseUrl, createSecretBox(config.secretsKey, config.previousSecretsKeys));
-    config.developmentKey?.save();
+    store = await openConfiguredStore(config);
   } catch (err) {
     console.error(describeFailure(err));
     return 1;

@@ -4,8 +4,10 @@ import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { ConfigError } from './config-error.js';
 import { developmentKeyFile, readOwnKey, readSharedKey, writeKeyFile } from './dev-key-file.js';
+import { createSecretBox } from './domain/secrets.js';
 import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, defaultMaxConnections } from './http/connection-limit.js';
-import { type DatabaseLocation, parseDatabaseUrl } from './store/database.js';
+import { type DatabaseLocation, type DatabaseOptions, parseDatabaseUrl } from './store/database.js';
+import { openStore, type Store } from './store/index.js';
 import { loadTracingSettings, type TracingSettings } from './telemetry/settings.js';
 
 export { ConfigError };
@@ -267,4 +269,18 @@ export function loadConfig(
     ...resolveSecretsKey(env, databaseUrl, warn),
     validateResponses: nodeEnv !== 'production',
   };
+}
+
+/**
+ * The configuration's store, opened with its secrets keys. A development key made for the database
+ * is saved only once the database has opened: a start that fails leaves no key behind for it.
+ */
+export async function openConfiguredStore(config: Config, options: DatabaseOptions = {}): Promise<Store> {
+  const store = await openStore(
+    config.databaseUrl,
+    createSecretBox(config.secretsKey, config.previousSecretsKeys),
+    options,
+  );
+  config.developmentKey?.save();
+  return store;
 }

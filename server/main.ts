@@ -5,9 +5,8 @@
 // none, so the next start seeds and shows them.
 import type { operations } from '../generated/api.js';
 import { createApp } from './app.js';
-import { loadConfig } from './config.js';
+import { loadConfig, openConfiguredStore } from './config.js';
 import { loadDestinationTypeRules } from './domain/destination-config-rules.js';
-import { createSecretBox } from './domain/secrets.js';
 import { systemClock } from './domain/time.js';
 import { describeFailure } from './failure.js';
 import { listen } from './http/http-server.js';
@@ -21,7 +20,6 @@ import { bindOperations } from './operations/bind.js';
 import { operationHandlers } from './operations/index.js';
 import { type DemoSeed, seedDemo } from './provisioning/demo.js';
 import { loadSpec, type OpenApiDocument, operationPath } from './spec.js';
-import { openStore } from './store/index.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 /** At exit, how long the spans still queued may take to reach the collector: an absent one holds nothing longer. */
@@ -63,13 +61,11 @@ async function main(): Promise<void> {
     (await import('./telemetry/server-tracing.js')).startServerTracing(config.tracing, spec, logger, (outcome, count) =>
       metrics?.spans(outcome, count),
     );
-  const store = await openStore(config.databaseUrl, createSecretBox(config.secretsKey, config.previousSecretsKeys), {
+  const store = await openConfiguredStore(config, {
     poolSize: config.databasePoolSize,
     onPoolError: (err) => logger.warn({ err }, 'idle database connection lost'),
     ...(tracing && { wrapDriver: tracing.driver }),
   });
-  // Only now: a start that fails to open the database leaves no key behind for it.
-  config.developmentKey?.save();
 
   const destinationTypes = loadDestinationTypeRules(spec);
   const sharedLimits = config.redisUrl ? await connectRedisRateLimitCounters(config.redisUrl) : undefined;
