@@ -22,9 +22,9 @@ declare global {
 }
 
 /** Attribute names of this service's own, beside OpenTelemetry's semantic conventions. */
-export const ATTR_OPERATION_ID = 'api.operation_id';
-export const ATTR_WORKSPACE_ID = 'api.workspace_id';
-export const ATTR_REFUSED_BY = 'api.refused_by';
+const ATTR_OPERATION_ID = 'api.operation_id';
+const ATTR_WORKSPACE_ID = 'api.workspace_id';
+const ATTR_REFUSED_BY = 'api.refused_by';
 
 const propagator = new W3CTraceContextPropagator();
 const headerGetter = {
@@ -33,7 +33,7 @@ const headerGetter = {
 };
 
 /** Which check answered a refusal, by the status the contract gives each ("Order of the checks"). */
-export function refusedBy(status: number, operationFound: boolean, authenticated: boolean): string | undefined {
+function refusedBy(status: number, operationFound: boolean, authenticated: boolean): string | undefined {
   if (!operationFound) return status === 404 || status === 405 ? 'operation match' : undefined;
   if (status === 401) return 'authentication';
   if (status === 429) return authenticated ? 'rate limit' : 'authentication';

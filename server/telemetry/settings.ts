@@ -64,7 +64,7 @@ function parsePositiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: nu
 }
 
 /** `key=value` pairs separated by commas, each part percent-encoded, as the specification writes them. */
-export function parseResourceAttributes(value: string | undefined): Record<string, string> {
+function parseResourceAttributes(value: string | undefined): Record<string, string> {
   const attributes: Record<string, string> = {};
   for (const pair of (value ?? '').split(',')) {
     if (pair.trim() === '') continue;

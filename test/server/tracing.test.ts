@@ -231,7 +231,7 @@ describe('tracing, with a collector', () => {
       await until(() => lines.some((line) => line.includes(root.spanId)), 'the log line');
       const logged = JSON.parse(lines.find((line) => line.includes(root.spanId)) ?? '{}');
       expect(logged).toMatchObject({ trace_id: traceId, span_id: root.spanId, res: { status: 200 } });
-    });
+    }, 30_000);
   }
 
   it('starts a new trace for a malformed traceparent, and answers as without it', async () => {
@@ -253,7 +253,7 @@ describe('tracing, with a collector', () => {
       expect(root.traceId).toMatch(/^[0-9a-f]{32}$/);
       expect(root.traceId).not.toBe('0'.repeat(32));
     }
-  });
+  }, 60_000);
 
   it('names the check that refused a request, and a path of no operation by its method alone', async () => {
     const cases: { path: string; headers: Record<string, string>; status: number; refusedBy: string }[] = [
@@ -276,7 +276,7 @@ describe('tracing, with a collector', () => {
       expect(root.statusCode).not.toBe(STATUS_ERROR);
       if (status === 404) expect(root.name).toBe('GET');
     }
-  });
+  }, 60_000);
 
   it('exports no key, hash, secret or value sent, in any attribute, name or resource', async () => {
     await until(() => receiver.bodies.length > 0, 'an export');
@@ -319,7 +319,7 @@ describe('tracing, when the collector goes away', () => {
       await server.stop();
       await receiver.close();
     }
-  });
+  }, 60_000);
 
   it('drops spans past its queue while the collector does not answer, and counts them', async () => {
     // A collector that takes the connection and never answers: the first export hangs.
@@ -344,7 +344,7 @@ describe('tracing, when the collector goes away', () => {
       for (const socket of held) socket.destroy();
       silent.close();
     }
-  });
+  }, 60_000);
 });
 
 describe('tracing, at shutdown', () => {
@@ -361,5 +361,5 @@ describe('tracing, at shutdown', () => {
     } finally {
       await receiver.close();
     }
-  });
+  }, 60_000);
 });
