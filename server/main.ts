@@ -10,7 +10,7 @@ import { loadDestinationTypeRules } from './domain/destination-config-rules.js';
 import { systemClock } from './domain/time.js';
 import { describeFailure } from './failure.js';
 import { listen } from './http/http-server.js';
-import { createLogger, exitOnUncaughtException, logFormat } from './http/logger.js';
+import { createLogger, exitAfterLogFlush, exitOnUncaughtException, logFormat } from './http/logger.js';
 import { createMetrics, type Metrics } from './http/metrics.js';
 import { listenForMetrics } from './http/metrics-server.js';
 import { connectRedisRateLimitCounters } from './http/rate-limit-redis.js';
@@ -107,7 +107,7 @@ async function main(): Promise<void> {
       await tracing?.shutdown(TRACE_FLUSH_MS);
       await metricsServer?.close();
     },
-    exit: (code) => process.exit(code),
+    exit: (code) => exitAfterLogFlush(logger, code),
   });
   process.on('SIGTERM', () => shutdown?.signal('SIGTERM'));
   process.on('SIGINT', () => shutdown?.signal('SIGINT'));

@@ -54,13 +54,30 @@ export async function createLogger(level: string, format: LogFormat, destination
   );
 }
 
+/** How long an exit waits for the log's writes to finish: a stdout nobody reads holds it no longer. */
+export const EXIT_FLUSH_TIMEOUT_MS = 1000;
+
+/**
+ * Ends the process once every line logged has been written. process.exit alone is not enough: the
+ * write to stdout in flight at that moment is one pino's own exit hook does not redo, and it is lost
+ * if the process ends before the write does (sonic-boom's flushSync writes only what waits behind it).
+ */
+export function exitAfterLogFlush(logger: Logger, code: number, timeoutMs = EXIT_FLUSH_TIMEOUT_MS): void {
+  const exit = () => process.exit(code);
+  const timer = setTimeout(exit, timeoutMs);
+  logger.flush(() => {
+    clearTimeout(timer);
+    exit();
+  });
+}
+
 /**
  * An exception nothing caught ends the process, as Node.js does by default, after one fatal log
- * line with its stack; the lines waiting in the buffer are written before it exits.
+ * line with its stack; the lines waiting in the buffer, and the one being written, are written first.
  */
 export function exitOnUncaughtException(logger: Logger): void {
   process.on('uncaughtException', (err) => {
     logger.fatal({ err }, 'uncaught exception: the process exits');
-    process.exit(1);
+    exitAfterLogFlush(logger, 1);
   });
 }
