@@ -96,7 +96,7 @@ export interface PipelineDeps {
   metrics?: Metrics;
   /** Paths of the health and readiness probes, which the request log keeps at debug while they succeed. */
   probePaths: readonly string[];
-  /** A span per request, and one for the validator, when tracing is on (OTEL_TRACES_EXPORTER). */
+  /** A span per request, with the validator's time, when tracing is on (OTEL_TRACES_EXPORTER). */
   tracing?: RequestTracing;
 }
 
