@@ -55,29 +55,37 @@ export async function createLogger(level: string, format: LogFormat, destination
 }
 
 /** How long an exit waits for the log's writes to finish: a stdout nobody reads holds it no longer. */
-export const EXIT_FLUSH_TIMEOUT_MS = 1000;
+export const EXIT_FLUSH_TIMEOUT_MS = 5000;
 
 /**
- * Ends the process once every line logged has been written. process.exit alone is not enough: the
- * write to stdout in flight at that moment is one pino's own exit hook does not redo, and it is lost
- * if the process ends before the write does (sonic-boom's flushSync writes only what waits behind it).
+ * Calls `then` once every line logged so far has been written, in order, or after `timeoutMs` when
+ * stdout is not read. A synchronous flush (pino's exit hook, and pino's `fatal`) writes what waits
+ * in the buffer but not the write under way, which then lands after it, out of order, or is cut
+ * short by the exit.
  */
-export function exitAfterLogFlush(logger: Logger, code: number, timeoutMs = EXIT_FLUSH_TIMEOUT_MS): void {
-  const exit = () => process.exit(code);
-  const timer = setTimeout(exit, timeoutMs);
+function afterLogFlush(logger: Logger, then: () => void, timeoutMs = EXIT_FLUSH_TIMEOUT_MS): void {
+  const timer = setTimeout(then, timeoutMs);
   logger.flush(() => {
     clearTimeout(timer);
-    exit();
+    then();
   });
+}
+
+/** Ends the process once every line logged has been written (afterLogFlush). */
+export function exitAfterLogFlush(logger: Logger, code: number): void {
+  afterLogFlush(logger, () => process.exit(code));
 }
 
 /**
  * An exception nothing caught ends the process, as Node.js does by default, after one fatal log
- * line with its stack; the lines waiting in the buffer, and the one being written, are written first.
+ * line with its stack, last: the lines before it are written first, then it, then the process exits.
  */
 export function exitOnUncaughtException(logger: Logger): void {
   process.on('uncaughtException', (err) => {
-    logger.fatal({ err }, 'uncaught exception: the process exits');
-    exitAfterLogFlush(logger, 1);
+    afterLogFlush(logger, () => {
+      // pino writes a fatal line synchronously: nothing is under way now to land after it.
+      logger.fatal({ err }, 'uncaught exception: the process exits');
+      process.exit(1);
+    });
   });
 }
