@@ -150,12 +150,9 @@ async function metric(server: ServerProcess, outcome: string): Promise<number> {
   return Number(line?.split(' ').pop() ?? Number.NaN);
 }
 
-async function until(condition: () => Promise<boolean> | boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+/** Until `condition` holds: vitest's expect.poll, with the bound an export or a process needs. */
+async function until(condition: () => Promise<boolean> | boolean, what: string): Promise<void> {
+  await expect.poll(condition, { timeout: 10_000, message: `timed out waiting until ${what}` }).toBe(true);
 }
 
 beforeAll(async () => {

@@ -61,8 +61,6 @@ export interface OtlpReceiver {
   spans: ReceivedSpan[];
   /** Every request body received, as sent. */
   bodies: string[];
-  /** Resolves once `count` spans have arrived, or after `timeoutMs` with what there is. */
-  waitForSpans(count: number, timeoutMs?: number): Promise<ReceivedSpan[]>;
   /** Stops listening: the port refuses connections until `resume`. */
   pause(): Promise<void>;
   resume(): Promise<void>;
@@ -115,11 +113,6 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     url: `http://127.0.0.1:${port}`,
     spans,
     bodies,
-    async waitForSpans(count, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (spans.length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-      return spans;
-    },
     pause: close,
     async resume() {
       server = makeServer();
