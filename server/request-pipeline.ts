@@ -17,6 +17,7 @@ import { withHeadOperations } from './http/head-requests.js';
 import type { Metrics } from './http/metrics.js';
 import { authFailureThrottle, type RateLimitOptions, rateLimitPerKey } from './http/rate-limit.js';
 import { admitBody } from './http/request-body.js';
+import { matchOf } from './http/request-context.js';
 import { requestLog } from './http/request-log.js';
 import {
   checkRequestShape,
@@ -24,14 +25,13 @@ import {
   forOperations,
   forOperationsWithBody,
   jsonBody,
-  matchedOperation,
   rejectPendingFieldErrors,
 } from './http/request-shape.js';
 import { securityHeaders } from './http/security-headers.js';
 import { checkStorableText } from './http/storable-text.js';
 import { checkWarmUpRequest } from './http/warm-up.js';
 import type { BoundOperation } from './operations/bind.js';
-import { operationRoute } from './operations/route.js';
+import { dispatchOperations } from './operations/route.js';
 import type { OperationDeps } from './operations/types.js';
 import { apiBasePaths, type OpenApiDocument, resolveRef, specOperations } from './spec.js';
 import type { Store } from './store/index.js';
@@ -144,12 +144,8 @@ function corsOptions(spec: OpenApiDocument, origin: string[]): cors.CorsOptions 
 }
 
 /** The key kinds that the operation of a request (as findOperation matched it) accepts. */
-function acceptedKeyKindsOf(operations: readonly BoundOperation[]) {
-  const accepted = new Map(operations.map((bound) => [bound.operation, bound.acceptedKeyKinds]));
-  return (req: express.Request) => {
-    const found = matchedOperation(req);
-    return (found && accepted.get(found.operation)) ?? [];
-  };
+function acceptedKeyKindsOf(req: express.Request) {
+  return matchOf(req)?.operation.acceptedKeyKinds ?? [];
 }
 
 function layer(name: LayerName, stage: Stage, ...handlers: RequestHandler[]): Layer {
@@ -187,7 +183,7 @@ export function requestPipeline(
     layer('security headers', 'every request', securityHeaders()),
     ...(corsOrigins.length > 0 ? [layer('cors', 'every request', cors(corsOptions(spec, corsOrigins)))] : []),
     // Paths and methods of no operation go on to the validator's 404 or 405, without a key.
-    layer('operation match', 'api', findOperation(spec)),
+    layer('operation match', 'api', findOperation(spec, operations)),
     // The server's own requests at start go through the checks first, so that they compile the validator.
     {
       name: 'warm-up checks',
@@ -198,12 +194,12 @@ export function requestPipeline(
     // header check and at most one key lookup.
     layer('authentication', 'admission', authenticate(store, clock, authFailureThrottle(authFailureLimit))),
     layer('rate limit', 'admission', rateLimitPerKey(rateLimit)),
-    layer('key kind', 'admission', requireKeyKind(acceptedKeyKindsOf(operations))),
+    layer('key kind', 'admission', requireKeyKind(acceptedKeyKindsOf)),
     layer('content type', 'checks', checkContentType),
     // Every check that needs no body has passed: a client waiting for `100 Continue` gets it now.
     layer('body admission', 'checks', forOperations(admitBody(BODY_LIMIT_BYTES))),
     layer('json body', 'checks', forOperationsWithBody(jsonBody(BODY_LIMIT_BYTES))),
-    layer('request shape', 'checks', checkRequestShape(spec)),
+    layer('request shape', 'checks', checkRequestShape(operations)),
     layer('storable text', 'checks', checkStorableText(spec)),
     // The sizes before the validator: the body it reads is cut down to what its schemas allow.
     layer('body sizes', 'checks', checkBodySizes(spec, specAjv)),
@@ -213,14 +209,7 @@ export function requestPipeline(
       ...(validatorTimer ? [validatorTimer.open, ...validatorHandlers, validatorTimer.close] : validatorHandlers),
     ),
     layer('pending field errors', 'checks', rejectPendingFieldErrors),
-    {
-      name: 'operations',
-      stage: 'api',
-      attach: ({ api }) => {
-        for (const operation of operations)
-          api[operation.method](operation.route, operationRoute(operation, operationDeps, deps.validateResponses));
-      },
-    },
+    layer('operations', 'api', dispatchOperations(operations, operationDeps, deps.validateResponses)),
   ];
 }
 

@@ -84,9 +84,29 @@ export function escapePointer(segment: string): string {
   return segment.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
-/** A segment of a JSON pointer as the key it names: `a~1b` is `a/b`. */
+/** The JSON pointer of an operation's request body schema for a media type (JSON by default). */
+export function requestBodySchemaPointer(
+  { template, method }: { template: string; method: string },
+  mediaType = 'application/json',
+): string {
+  return `#/paths/${escapePointer(template)}/${method}/requestBody/content/${escapePointer(mediaType)}/schema`;
+}
+
+/**
+ * A segment of a JSON pointer as the key it names: `a~1b` is `a/b`; percent-encoded as a `$ref`'s
+ * URI fragment may be (`%7Bhash%7D` is `{hash}`).
+ */
 export function unescapePointer(segment: string): string {
-  return segment.includes('~') ? segment.replaceAll('~1', '/').replaceAll('~0', '~') : segment;
+  const decoded = segment.includes('%') ? percentDecoded(segment) : segment;
+  return decoded.includes('~') ? decoded.replaceAll('~1', '/').replaceAll('~0', '~') : decoded;
+}
+
+function percentDecoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 /** The node at a JSON pointer (`#/components/schemas/Uuid`) of the document; undefined when there is none. */
@@ -149,15 +169,22 @@ export interface SpecOperation {
 
 /**
  * Where a node of the spec leads once its `$ref`s are followed: the node they name and its pointer
- * (`at` itself for a node that is no `$ref`). A chain past 16 hops, or a `$ref` naming nothing, is
- * a ContractError.
+ * (`at` itself for a node that is no `$ref`), each `$ref` on the way given to `onHop`. A chain past
+ * 16 hops, or a `$ref` naming nothing, is a ContractError.
  */
-export function followRefs(spec: OpenApiDocument, node: unknown, at: string): { node: unknown; pointer: string } {
+export function followRefs(
+  spec: OpenApiDocument,
+  node: unknown,
+  at: string,
+  onHop?: (ref: string) => void,
+): { node: unknown; pointer: string } {
   let current = node;
   let pointer = at;
   for (let hops = 0; typeof (current as { $ref?: unknown } | null)?.$ref === 'string'; hops++) {
     if (hops > 16) throw new ContractError(`${at}: $ref chain too long`);
-    pointer = (current as { $ref: string }).$ref;
+    const ref = (current as { $ref: string }).$ref;
+    onHop?.(ref);
+    pointer = ref;
     current = nodeAt(spec, pointer);
     if (typeof current !== 'object' || current === null)
       throw new ContractError(`${at}: $ref ${pointer} names nothing`);

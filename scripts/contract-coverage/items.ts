@@ -11,6 +11,7 @@ import {
   isObject,
   nodeAt,
   type OpenApiDocument,
+  requestBodySchemaPointer,
   resolveRef,
   SPEC_SCHEMA_ID,
   type SpecOperation,
@@ -29,10 +30,9 @@ export interface Exercised {
 }
 
 /** The request body schemas of an operation, by media type, as pointers into the spec. */
-export function bodySchemaPointers({ template, method, operation }: SpecOperation): string[] {
-  return Object.keys(operation.requestBody?.content ?? {}).map(
-    (mediaType) =>
-      `#/paths/${escapePointer(template)}/${method}/requestBody/content/${escapePointer(mediaType)}/schema`,
+export function bodySchemaPointers(entry: SpecOperation): string[] {
+  return Object.keys(entry.operation.requestBody?.content ?? {}).map((mediaType) =>
+    requestBodySchemaPointer(entry, mediaType),
   );
 }
 

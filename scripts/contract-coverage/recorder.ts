@@ -8,39 +8,30 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { expect } from 'vitest';
-import { operationMatcher } from '../../server/http/operation-matcher.js';
+import { matchOf, type OperationMatch } from '../../server/http/request-context.js';
 import { createSpecAjv, type OpenApiDocument, type SpecOperation } from '../../server/spec.js';
 import { bodySchemaPointers, COVERAGE_DIR, type Exercised, oneOfAlternatives } from './items.js';
 
 const records: Exercised[] = [];
 
-function pathValues(entry: SpecOperation, path: string): Record<string, string> {
-  const names: string[] = [];
-  const pattern = entry.template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{([^}]+)\}/g, (_m, name: string) => {
-    names.push(name);
-    return '([^/]+)';
-  });
-  const match = new RegExp(`${pattern}$`).exec(path);
-  return Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match?.[i + 1] ?? '')]));
-}
-
-function parameterValuesOf(entry: SpecOperation, req: IncomingMessage, url: URL): string[] {
-  const path = pathValues(entry, url.pathname);
-  return entry.parameters.flatMap((parameter) => {
+function parameterValuesOf({ operation, pathParameters }: OperationMatch, req: IncomingMessage, url: URL): string[] {
+  return operation.parameters.flatMap((parameter) => {
     if (!(parameter.schema as { enum?: unknown[] }).enum) return [];
     const value =
       parameter.in === 'query'
         ? url.searchParams.get(parameter.name)
         : parameter.in === 'header'
           ? req.headers[parameter.name.toLowerCase()]
-          : path[parameter.name];
+          : pathParameters[parameter.name];
     return typeof value === 'string' ? [`${parameter.in} ${parameter.name}=${value}`] : [];
   });
 }
 
-/** A recorder of the exchanges of a test server on `spec`, for its `request` event. */
+/**
+ * A recorder of the exchanges of a test server on `spec`, for its `request` event: each is
+ * recorded under the operation that the server matched it to (its request context).
+ */
 export function contractRecorder(spec: OpenApiDocument): (req: IncomingMessage, res: ServerResponse) => void {
-  const match = operationMatcher(spec);
   let ajv: Ajv2020 | undefined;
   return (req, res) => {
     // Read now: by the time the answer is written the test may be over, and Express's routers
@@ -48,9 +39,9 @@ export function contractRecorder(spec: OpenApiDocument): (req: IncomingMessage, 
     const test = expect.getState().currentTestName ?? '(outside a test)';
     const url = new URL((req as { originalUrl?: string }).originalUrl ?? req.url ?? '/', 'http://server.invalid');
     res.on('finish', () => {
-      const entry = match(req.method ?? '', url.pathname);
-      if (!entry) return;
-      const { operationId } = entry.operation;
+      const match = matchOf(req);
+      if (!match) return;
+      const { operationId } = match.operation;
       const mediaType =
         String(res.getHeader('content-type') ?? '')
           .split(';')[0]
@@ -59,10 +50,10 @@ export function contractRecorder(spec: OpenApiDocument): (req: IncomingMessage, 
       if (res.statusCode < 300) {
         const body = (req as IncomingMessage & { body?: unknown }).body;
         ajv ??= createSpecAjv(spec);
-        for (const pointer of bodySchemaPointers(entry)) {
+        for (const pointer of bodySchemaPointers(match.operation)) {
           if (body !== undefined) keys.push(...oneOfAlternatives(spec, pointer, ajv, body).map((a) => `body ${a}`));
         }
-        keys.push(...parameterValuesOf(entry, req, url));
+        keys.push(...parameterValuesOf(match, req, url));
       }
       for (const key of keys) records.push({ operationId, key, test });
     });

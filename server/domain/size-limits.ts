@@ -7,11 +7,11 @@
 // past them is dropped before the full validation, which then reports the rest of the body.
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import {
-  escapePointer,
   isObject,
   type JsonObject,
   nodeAt,
   type OpenApiDocument,
+  requestBodySchemaPointer,
   resolveRef,
   specOperations,
   unescapePointer,
@@ -164,7 +164,7 @@ export function requestBodySizesChecks(spec: OpenApiDocument, ajv: Ajv2020): Map
   }
   ajv.addSchema({ $id: SIZES_SCHEMA_ID, components: { schemas }, paths }, undefined, undefined, false);
   for (const { operation, template, method } of bodies) {
-    const pointer = `#/paths/${escapePointer(template)}/${method}/requestBody/content/application~1json/schema`;
+    const pointer = requestBodySchemaPointer({ template, method });
     const validate = ajv.getSchema(`${SIZES_SCHEMA_ID}${pointer}`);
     if (!validate) throw new Error(`openapi.yaml has no request body schema at ${pointer}`);
     checks.set(operation, sizesCheck(validate));

@@ -15,10 +15,12 @@ interface Turns {
   waiting: [IncomingMessage, ServerResponse][];
 }
 
+const TURNS = Symbol('turns');
+
+type TakesTurns = Socket & { [TURNS]?: Turns };
+
 /** `serve`, called for one request of a connection at a time, in the order they came. */
 export function answerInTurn(serve: Listener): Listener {
-  const connections = new WeakMap<Socket, Turns>();
-
   const start = (socket: Socket, turns: Turns, req: IncomingMessage, res: ServerResponse) => {
     turns.answering = true;
     let ended = false;
@@ -43,12 +45,9 @@ export function answerInTurn(serve: Listener): Listener {
   };
 
   return (req, res) => {
-    const { socket } = req;
-    let turns = connections.get(socket);
-    if (!turns) {
-      turns = { answering: false, waiting: [] };
-      connections.set(socket, turns);
-    }
+    const socket: TakesTurns = req.socket;
+    socket[TURNS] ??= { answering: false, waiting: [] };
+    const turns = socket[TURNS];
     if (!turns.answering) {
       start(socket, turns, req, res);
       return;

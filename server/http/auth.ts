@@ -6,14 +6,7 @@ import type { Clock } from '../domain/time.js';
 import type { Store } from '../store/index.js';
 import { HttpError } from './errors.js';
 import type { CountAuthFailure } from './rate-limit.js';
-
-declare global {
-  namespace Express {
-    interface Locals {
-      caller: Caller;
-    }
-  }
-}
+import { authenticatedCaller, requestContext } from './request-context.js';
 
 // RFC 7235: the scheme is case-insensitive; RFC 6750: one or more spaces, then the token.
 const BEARER_PATTERN = /^bearer +(\S+) *$/i;
@@ -37,7 +30,7 @@ async function callerOf(req: Request, store: Store, clock: Clock): Promise<Calle
   return { keyId: key.id, workspaceId: key.workspace_id, kind: key.kind };
 }
 
-/** The calling key into `res.locals.caller`; a failure is counted against the client's address. */
+/** The calling key into the request's context; a failure is counted against the client's address. */
 export function authenticate(store: Store, clock: Clock, countFailure: CountAuthFailure): RequestHandler {
   return async (req, res, next) => {
     const caller = await callerOf(req, store, clock);
@@ -45,16 +38,16 @@ export function authenticate(store: Store, clock: Clock, countFailure: CountAuth
       await countFailure(req, res);
       throw caller;
     }
-    res.locals.caller = caller;
+    requestContext(req).caller = caller;
     next();
   };
 }
 
 /** The key kinds the request's operation accepts, as the roles of its security requirement in the spec. */
 export function requireKeyKind(acceptedOf: (req: Request) => readonly KeyKind[]): RequestHandler {
-  return (req, res, next) => {
+  return (req, _res, next) => {
     const accepted = acceptedOf(req);
-    if (!accepted.includes(res.locals.caller.kind))
+    if (!accepted.includes(authenticatedCaller(req).kind))
       throw new HttpError(403, `This operation needs a ${accepted.join(' or ')} key.`, {
         accepted_key_kinds: [...accepted],
       });

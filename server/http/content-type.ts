@@ -6,7 +6,7 @@ import { parse } from 'content-type';
 import type { RequestHandler } from 'express';
 import type { OpenApiOperation } from '../spec.js';
 import { HttpError, UNSUPPORTED_CHARSET, UNSUPPORTED_MEDIA_TYPE } from './errors.js';
-import { matchedOperation } from './request-shape.js';
+import { matchOf } from './request-context.js';
 
 const UNSUPPORTED_PARAMETER =
   'Unsupported media type parameter: send the body as application/json, with no parameter but charset=utf-8.';
@@ -33,7 +33,7 @@ export function contentTypeProblem(operation: OpenApiOperation, header: string):
  * Content-Type describes no body the server reads, go on whatever it says.
  */
 export const checkContentType: RequestHandler = (req, _res, next) => {
-  const operation = matchedOperation(req)?.operation;
+  const operation = matchOf(req)?.operation.operation;
   const header = req.headers['content-type'];
   if (operation?.requestBody && header !== undefined) {
     const problem = contentTypeProblem(operation, header);

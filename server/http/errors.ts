@@ -147,8 +147,14 @@ function envelopePath(validatorPath: string | undefined): string {
   return validatorPath.replace(/^\/params\//, '/path/').replace(/^\/headers\//, '/header/');
 }
 
-/** Turns the validator's field errors into the ones a 400 names (see validation-errors.ts). */
-export type ValidationErrorsExplainer = (req: Request, validatorErrors: FieldError[]) => FieldError[];
+/** What refused a request with field errors: the validator, or a check or rule of the server's own. */
+export interface FieldRefusal {
+  by: 'validator' | 'server';
+  errors: FieldError[];
+}
+
+/** The field errors a 400 names, from everything that failed (see validation-errors.ts). */
+export type ValidationErrorsExplainer = (req: Request, refusal: FieldRefusal) => FieldError[];
 
 function toHttpError(
   err: unknown,
@@ -157,7 +163,8 @@ function toHttpError(
   listed: number,
 ): HttpError | undefined {
   if (err instanceof HttpError) return err;
-  if (err instanceof FieldValidationError) return validationError(err.errors, listed);
+  if (err instanceof FieldValidationError)
+    return validationError(explain(req, { by: 'server', errors: err.errors }), listed);
   if (isBodyParserError(err)) {
     switch (err.type) {
       case 'entity.too.large':
@@ -176,10 +183,10 @@ function toHttpError(
   if (isValidatorError(err) && err.status >= 400 && err.status < 500) {
     if (err.status === 400) {
       return validationError(
-        explain(
-          req,
-          (err.errors ?? []).map((e) => ({ path: envelopePath(e.path), message: e.message ?? 'is invalid' })),
-        ),
+        explain(req, {
+          by: 'validator',
+          errors: (err.errors ?? []).map((e) => ({ path: envelopePath(e.path), message: e.message ?? 'is invalid' })),
+        }),
         listed,
       );
     }

@@ -8,8 +8,8 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import { type OpenApiDocument, specOperations } from '../spec.js';
 import type { PoolFigures } from '../store/index.js';
 import type { SpanOutcome } from '../telemetry/tracing.js';
+import { matchOf } from './request-context.js';
 import type { ResponseObserver } from './request-log.js';
-import { matchedOperation } from './request-shape.js';
 
 /** What refused a request before its operation ran. */
 export type Refusal = 'rate_limit' | 'auth_failures';
@@ -131,7 +131,7 @@ export function createMetrics(spec: OpenApiDocument, pool?: () => PoolFigures | 
     },
     answered(req, res, seconds) {
       inFlight--;
-      const operation = matchedOperation(req)?.operation.operationId ?? NO_OPERATION;
+      const operation = matchOf(req)?.operation.operationId ?? NO_OPERATION;
       const series = seriesOf(operation);
       const status = res.writableFinished ? res.statusCode : ABORTED;
       series.answered.set(status, (series.answered.get(status) ?? 0) + 1);

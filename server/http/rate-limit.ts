@@ -8,7 +8,7 @@ import { isIPv6 } from 'node:net';
 import type { Request, RequestHandler, Response } from 'express';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { HttpError } from './errors.js';
-import { isWarmUpRequest } from './warm-up.js';
+import { authenticatedCaller, isWarmUpRequest } from './request-context.js';
 
 /** For load tests and benchmarks: the limiter runs, with a limit no test reaches. */
 export const UNREACHABLE_RATE_LIMIT: RateLimitOptions = { windowMs: 60_000, limit: 1_000_000_000 };
@@ -59,9 +59,9 @@ export function rateLimitPerKey({ windowMs, limit, counters = inMemory, onRefuse
   const durationSec = windowSeconds(windowMs);
   const counter = counters({ points: limit, duration: durationSec, keyPrefix: 'per-key' });
   const policy = `"per-key"; q=${limit}; w=${durationSec}`;
-  return async (_req, res, next) => {
+  return async (req, res, next) => {
     // Counted after authentication, by key: never by address, never for anonymous requests.
-    const counted = await count(counter, res.locals.caller.keyId);
+    const counted = await count(counter, authenticatedCaller(req).keyId);
     if (!counted) return next();
     const seconds = retryAfterSeconds(counted.res.msBeforeNext, windowMs);
     res.setHeader('RateLimit-Policy', policy);

@@ -11,12 +11,11 @@
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import { HttpError } from './errors.js';
-
-const awaitingContinue = new WeakSet<IncomingMessage>();
+import { requestContext } from './request-context.js';
 
 /** For the HTTP server: this request waits for `100 Continue`, which the app sends when it reads the body. */
 export function holdContinue(req: IncomingMessage): void {
-  awaitingContinue.add(req);
+  requestContext(req).awaitingContinue = true;
 }
 
 /** Before the body is read: 413 for a declared length over the limit, else `100 Continue` to a request waiting for it. */
@@ -24,7 +23,11 @@ export function admitBody(limitBytes: number): RequestHandler {
   return (req, res, next) => {
     const length = Number(req.headers['content-length']);
     if (length > limitBytes) throw new HttpError(413, `Request body is larger than ${limitBytes} bytes.`);
-    if (awaitingContinue.delete(req)) res.writeContinue();
+    const context = requestContext(req);
+    if (context.awaitingContinue) {
+      context.awaitingContinue = false;
+      res.writeContinue();
+    }
     next();
   };
 }

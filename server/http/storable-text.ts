@@ -8,19 +8,9 @@ import type { RequestHandler } from 'express';
 import { type FieldError, FieldValidationError } from '../domain/field-errors.js';
 import { decodedComponent, NOT_PERCENT_ENCODED_UTF8, notUtf8Fields } from '../domain/not-utf8.js';
 import { unstorableTextErrors, unstorableTextReason } from '../domain/storable-text.js';
-import { apiBasePaths, type OpenApiDocument } from '../spec.js';
+import type { OpenApiDocument } from '../spec.js';
 import { envelopeBounds } from './errors.js';
-import { deferFieldErrors, matchedOperation, notUtf8Body, pendingFieldErrors } from './request-shape.js';
-
-/** The path parameters of a request path below a base path, by the template's names: decoded, or undefined when not percent-encoded UTF-8. */
-function pathParameters(template: string, below: string): [string, string | undefined][] {
-  const names = template.split('/');
-  const values = below.split('/');
-  return names.flatMap((segment, index): [string, string | undefined][] => {
-    const value = values[index];
-    return segment.startsWith('{') && value !== undefined ? [[segment.slice(1, -1), decodedComponent(value)]] : [];
-  });
-}
+import { deferFieldErrors, requestContext } from './request-context.js';
 
 /** A name or value of a query string decoded as a form does (`+` is a space); undefined when not percent-encoded UTF-8. */
 function decodedQueryComponent(component: string): string | undefined {
@@ -46,28 +36,24 @@ function queryErrors(queryString: string): FieldError[] {
 
 /** After findOperation and the JSON body parser. */
 export function checkStorableText(spec: OpenApiDocument): RequestHandler {
-  const basePaths = apiBasePaths(spec);
   const max = envelopeBounds(spec).fieldErrors;
   return (req, _res, next) => {
-    const found = matchedOperation(req);
-    if (!found) return next();
+    const context = requestContext(req);
+    if (!context.match) return next();
     const url = req.originalUrl;
     const mark = url.indexOf('?');
-    const path = mark < 0 ? url : url.slice(0, mark);
     const queryString = mark < 0 ? '' : url.slice(mark + 1);
-    const base = basePaths.find((candidate) => path.startsWith(`${candidate}/`)) ?? '';
     const errors: FieldError[] = [];
     let pathUnreadable = false;
-    for (const [name, value] of pathParameters(found.template, path.slice(base.length))) {
+    for (const [name, value] of Object.entries(context.match.pathParameters)) {
       pathUnreadable ||= value === undefined;
       const reason = value === undefined ? NOT_PERCENT_ENCODED_UTF8 : unstorableTextReason(value);
       if (reason) errors.push({ path: `/path/${name}`, message: reason });
     }
     if (queryString) errors.push(...queryErrors(queryString));
-    const notUtf8 = notUtf8Body(req);
-    if (notUtf8) errors.push(...notUtf8Fields(notUtf8, '/body', max));
+    if (context.notUtf8Body) errors.push(...notUtf8Fields(context.notUtf8Body, '/body', max));
     errors.push(...unstorableTextErrors(req.body, '/body', max));
-    if (pathUnreadable) throw new FieldValidationError([...pendingFieldErrors(req), ...errors]);
+    if (pathUnreadable) throw new FieldValidationError(errors);
     deferFieldErrors(req, errors.slice(0, max));
     next();
   };

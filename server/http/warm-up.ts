@@ -4,10 +4,11 @@
 // requests are checked after authentication), then stop at authentication. They are not traffic:
 // the request log and the failed-authentication throttle leave them out.
 import { once } from 'node:events';
-import type { IncomingMessage } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Express, RequestHandler } from 'express';
 import { type OpenApiDocument, operationPath, specOperations } from '../spec.js';
+import { isWarmUpRequest, receivedForWarmUp } from './request-context.js';
 
 function exampleRequests(spec: OpenApiDocument): { method: string; path: string; body?: string }[] {
   return specOperations(spec).map(({ method, operation, parameters }) => {
@@ -26,21 +27,16 @@ function exampleRequests(spec: OpenApiDocument): { method: string; path: string;
   });
 }
 
-const warmUpSockets = new WeakSet<Socket>();
-
-/** Whether a request is one of the warm-up's own, on its private port. */
-export function isWarmUpRequest(req: IncomingMessage): boolean {
-  return warmUpSockets.has(req.socket);
-}
-
 /** For a warm-up request only: `checkRequest` first, whose validators it compiles; then on as any request. */
 export function checkWarmUpRequest(checkRequest: RequestHandler): RequestHandler {
   return (req, res, next) => (isWarmUpRequest(req) ? checkRequest(req, res, next) : next());
 }
 
 export async function warmUp(app: Express, spec: OpenApiDocument): Promise<void> {
-  const server = app.listen(0, '127.0.0.1');
-  server.on('connection', (socket) => warmUpSockets.add(socket));
+  const server = createServer((req, res) => {
+    receivedForWarmUp(req);
+    app(req, res);
+  }).listen(0, '127.0.0.1');
   await once(server, 'listening');
   try {
     const { port } = server.address() as AddressInfo;

@@ -1,15 +1,15 @@
 // Binds each operation of openapi.yaml to its handler by operationId, and reads from the spec what
-// mounting it takes: the Express route of its path template, the key kinds its security
-// requirement accepts, the header parameters it declares. Any mismatch between the spec and the
+// the layers before the handler need of it: the key kinds its security requirement accepts, the
+// header parameters it declares. Any mismatch between the spec and the
 // handlers is a ContractError naming every operationId concerned, on one line.
 
 import type { KeyKind } from '../domain/api-keys.js';
+import type { OperationFacts } from '../http/request-context.js';
 import {
   ContractError,
   type JsonObject,
   type OpenApiDocument,
   type OpenApiOperation,
-  type SpecOperation,
   specOperations,
 } from '../spec.js';
 import type { OperationDeps } from './types.js';
@@ -17,31 +17,8 @@ import type { OperationDeps } from './types.js';
 /** A handler of some operation; its request type is checked where the table is written (index.ts). */
 export type AnyHandler = (request: never, deps: OperationDeps) => Promise<unknown>;
 
-export interface BoundOperation extends SpecOperation {
-  operationId: string;
-  /** The path template as an Express route: `/keys/{hash}` is `/keys/:hash`. */
-  route: string;
-  acceptedKeyKinds: KeyKind[];
-  /** Header parameters, under their names in the spec. */
-  headerParameters: string[];
+export interface BoundOperation extends OperationFacts {
   handler: AnyHandler;
-}
-
-const PARAMETER_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-function expressRoute(template: string, problems: string[], where: string): string {
-  // Express 5 routes give these characters a meaning of their own; literal ones are escaped.
-  const literal = (text: string) => text.replace(/[()[\]?+!*:\\]/g, '\\$&');
-  let route = '';
-  let rest = template;
-  for (let match = /\{([^}]*)\}/.exec(rest); match; match = /\{([^}]*)\}/.exec(rest)) {
-    // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#regex-group-fallback
-    const name = match[1] ?? '';
-    if (!PARAMETER_NAME.test(name)) problems.push(`${where}: path parameter {${name}} is not a name Express can route`);
-    route += `${literal(rest.slice(0, match.index))}:${name}`;
-    rest = rest.slice(match.index + match[0].length);
-  }
-  return route + literal(rest);
 }
 
 function acceptedKeyKinds(
@@ -100,7 +77,6 @@ export function bindOperations(
     bound.push({
       ...entry,
       operationId,
-      route: expressRoute(entry.template, problems, where),
       acceptedKeyKinds: acceptedKeyKinds(spec, entry.operation, problems, where),
       headerParameters: entry.parameters.filter((p) => p.in === 'header').map((p) => p.name),
       handler,

@@ -1,7 +1,8 @@
-// The Express end of an operation: the request as its handler takes it, typed from the spec, and
-// the handler's result as the response.
-import type { RequestHandler } from 'express';
-import { matchedOperation } from '../http/request-shape.js';
+// The last layer of the API: the handler of the operation the request was matched to (request
+// context), called with the request as it takes it (typed from the spec), and its result sent as
+// the response. One layer for every operation: no route per operation, no second match.
+import type { Request, RequestHandler } from 'express';
+import { type OperationMatch, requestContext } from '../http/request-context.js';
 import type { BoundOperation } from './bind.js';
 import { JsonText } from './json-text.js';
 import type { OperationDeps } from './types.js';
@@ -22,26 +23,20 @@ type UntypedHandler = (
  * `validateResponses`: the validator checks what res.json sends, so a body made as JSON text is
  * parsed and given to it there; in production that text is sent as it is.
  */
-export function operationRoute(bound: BoundOperation, deps: OperationDeps, validateResponses: boolean): RequestHandler {
-  // The table of handlers is checked against `operations` where it is written; here they are alike.
-  const handler = bound.handler as unknown as UntypedHandler;
-  const { headerParameters } = bound;
+export function dispatchOperations(
+  operations: readonly BoundOperation[],
+  deps: OperationDeps,
+  validateResponses: boolean,
+): RequestHandler {
+  // Keyed by the bound operation: the match holds the same object (findOperation is given these).
+  const handlers = new Map(operations.map((bound) => [bound, bound.handler as unknown as UntypedHandler]));
   return async (req, res, next) => {
-    // Express's routes forgive a trailing slash and the case of letters; the spec's paths do not.
-    // Only a request that findOperation matched to this operation, and so admitted, reaches its
-    // handler; any other goes on to the 404.
-    if (matchedOperation(req)?.operation.operationId !== bound.operationId) return next();
-    const headers =
-      headerParameters.length === 0
-        ? undefined
-        : Object.fromEntries(
-            headerParameters.flatMap((name) => {
-              const value = req.get(name);
-              return value === undefined ? [] : [[name, value]];
-            }),
-          );
+    const { match, caller } = requestContext(req);
+    const handler = match && handlers.get(match.operation as BoundOperation);
+    // No operation of the spec at this path and method: on to the 404.
+    if (!match || !handler) return next();
     const result = await handler(
-      { path: req.params, query: req.query, headers, body: req.body, caller: res.locals.caller },
+      { path: match.pathParameters, query: req.query, headers: headersOf(match, req), body: req.body, caller },
       deps,
     );
     // Stryker disable next-line ConditionalExpression: equivalent, see mutation/equivalents.md#headers-of-undefined
@@ -52,4 +47,15 @@ export function operationRoute(bound: BoundOperation, deps: OperationDeps, valid
     else if (validateResponses) res.json(JSON.parse(body.text));
     else res.type('application/json').send(body.text);
   };
+}
+
+/** The operation's declared header parameters that the request sends, under their names in the spec. */
+function headersOf({ operation }: OperationMatch, req: Request): Record<string, string> | undefined {
+  if (operation.headerParameters.length === 0) return undefined;
+  const headers: Record<string, string> = {};
+  for (const name of operation.headerParameters) {
+    const value = req.get(name);
+    if (value !== undefined) headers[name] = value;
+  }
+  return headers;
 }

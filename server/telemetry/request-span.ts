@@ -6,8 +6,7 @@
 import { context, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { Request, RequestHandler, Response } from 'express';
-import { matchedOperation } from '../http/request-shape.js';
-import { isWarmUpRequest } from '../http/warm-up.js';
+import { isWarmUpRequest, requestContext } from '../http/request-context.js';
 import { apiBasePaths, type OpenApiDocument, type SpecOperation } from '../spec.js';
 
 declare global {
@@ -91,16 +90,16 @@ function traceRequests(
 }
 
 function endRequestSpan(span: Span, req: Request, res: Response, routeOf: ReturnType<typeof routeTemplates>): void {
-  const found = matchedOperation(req);
+  const { match, caller } = requestContext(req);
+  const found = match?.operation;
   const status = res.statusCode;
-  const caller = res.locals.caller;
   const refusal = refusedBy(status, found !== undefined, caller !== undefined);
   const route = found && routeOf(req, found);
   if (route) span.updateName(`${req.method} ${route}`);
   const stage = res.locals.stage;
   span.setAttributes({
     'http.response.status_code': status,
-    ...(found && { 'http.route': route, [ATTR_OPERATION_ID]: found.operation.operationId }),
+    ...(found && { 'http.route': route, [ATTR_OPERATION_ID]: found.operationId }),
     ...(caller && { [ATTR_WORKSPACE_ID]: caller.workspaceId }),
     ...(refusal && { [ATTR_REFUSED_BY]: refusal }),
     // A stage that did not pass (the validator refused the request) lasted until the answer.

@@ -53,17 +53,6 @@ describe('binding operations to handlers', () => {
     expect(bindOperations(spec, operationHandlers).map((b) => [b.operationId, b.headerParameters])).toEqual(declared);
   });
 
-  it('escapes the characters of a literal path segment that Express routes would read as syntax', () => {
-    expect(bound(withKeyPath('/keys/{hash}:rotate(now)'), 'getKey')?.route).toBe('/keys/:hash\\:rotate\\(now\\)');
-  });
-
-  it.each(['key-hash', '1hash', ''])('refuses the path parameter {%s}, which Express cannot route', (name) => {
-    const template = `/keys/{${name}}`;
-    expect(bindingError(withKeyPath(template))).toBe(
-      mismatch(`operation getKey (GET ${template}): path parameter {${name}} is not a name Express can route`),
-    );
-  });
-
   it('takes the security requirement of the spec for an operation that states none', () => {
     const inherited = specWith((copy) => {
       delete getKeyOperation(copy).security;

@@ -26,17 +26,17 @@ describe('binding operations to handlers', () => {
     expect(bound.map((b) => b.operationId).sort()).toEqual(Object.keys(operationHandlers).sort());
   });
 
-  it('mounts each operation at its path as an Express route, with the kinds its security requirement accepts', () => {
+  it('binds each operation at its path and method, with the kinds its security requirement accepts', () => {
     const bound = bindOperations(spec, operationHandlers);
-    // What the spec says of each operation: `{name}` becomes `:name`, each requirement's role a kind.
+    // What the spec says of each operation: each requirement's role a kind.
     const expected = specOperations(spec).map(({ operation, method, template }) => [
       operation.operationId,
       method,
-      template.replace(/\{([^}]+)\}/g, ':$1'),
+      template,
       (operation.security ?? spec.security ?? []).flatMap((requirement) => Object.values(requirement).flat()),
     ]);
-    expect(expected).toContainEqual(['getKey', 'get', '/keys/:hash', ['management']]);
-    expect(bound.map((b) => [b.operationId, b.method, b.route, b.acceptedKeyKinds])).toEqual(expected);
+    expect(expected).toContainEqual(['getKey', 'get', '/keys/{hash}', ['management']]);
+    expect(bound.map((b) => [b.operationId, b.method, b.template, b.acceptedKeyKinds])).toEqual(expected);
   });
 
   it('refuses a spec operation that has no handler, naming it', () => {

@@ -8,6 +8,7 @@ import express, { type Express } from 'express';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { authFailureThrottle, type CounterFactory, rateLimitPerKey } from '../../server/http/rate-limit.js';
+import { requestContext } from '../../server/http/request-context.js';
 import { call, createWorkspace, startTestServer, type TestServer } from '../support/server.js';
 
 /** Counters kept elsewhere (another instance, Redis): every client is already at `consumed`. */
@@ -171,8 +172,8 @@ describe('the rate-limit library', () => {
       const baseUrl = await serve((app) =>
         app.get(
           '/twice',
-          (_req, res, next) => {
-            res.locals.caller = { keyId: 'key-1', workspaceId: 'workspace-1', kind: 'standard' };
+          (req, _res, next) => {
+            requestContext(req).caller = { keyId: 'key-1', workspaceId: 'workspace-1', kind: 'standard' };
             next();
           },
           limiter,

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { KeyKind } from '../../server/domain/api-keys.js';
 import { requireKeyKind } from '../../server/http/auth.js';
 import { HttpError } from '../../server/http/errors.js';
+import { requestContext } from '../../server/http/request-context.js';
 import { call } from '../support/server.js';
 import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 
@@ -55,10 +56,11 @@ describe('a request without a usable key', () => {
 describe('the key-kind check', () => {
   it('names every kind the operation accepts, joined by "or", to a key of another kind', () => {
     const check = requireKeyKind(() => ['management', 'standard']);
-    const response = { locals: { caller: { keyId: 'k', workspaceId: 'w', kind: 'auditor' as KeyKind } } };
+    const request = {} as Request;
+    requestContext(request).caller = { keyId: 'k', workspaceId: 'w', kind: 'auditor' as KeyKind };
     let thrown: HttpError | undefined;
     try {
-      check({} as Request, response as unknown as Response, () => undefined);
+      check(request, {} as Response, () => undefined);
     } catch (error) {
       if (error instanceof HttpError) thrown = error;
     }

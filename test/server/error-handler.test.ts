@@ -59,7 +59,7 @@ beforeAll(async () => {
     errorHandler({
       logger: pino({ level: 'info' }, sink),
       bounds: envelopeBounds(spec),
-      explainValidationErrors: (_req, errors) => errors,
+      explainValidationErrors: (_req, refusal) => refusal.errors,
     }),
   );
   app.use(((err, _req, res, _next) => {

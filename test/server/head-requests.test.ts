@@ -207,9 +207,9 @@ describe('a path with a HEAD operation of its own', () => {
 
   it('keeps it: a HEAD request is for it, not for the GET', () => {
     const match = operationMatcher(ownHead);
-    expect(match('HEAD', '/api/v1/things')?.operation.operationId).toBe('countThings');
-    expect(match('HEAD', '/api/v1/other')?.operation.operationId).toBe('listOther');
-    expect(match('GET', '/api/v1/things')?.operation.operationId).toBe('listThings');
+    expect(match('HEAD', '/api/v1/things')?.operation.operation.operationId).toBe('countThings');
+    expect(match('HEAD', '/api/v1/other')?.operation.operation.operationId).toBe('listOther');
+    expect(match('GET', '/api/v1/things')?.operation.operation.operationId).toBe('listThings');
     // Only HEAD is answered as GET.
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
       expect(match(method, '/api/v1/other')).toBeUndefined();

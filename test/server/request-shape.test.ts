@@ -1,14 +1,10 @@
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operationMatcher } from '../../server/http/operation-matcher.js';
-import {
-  checkRequestShape,
-  findOperation,
-  matchedOperation,
-  pendingFieldErrors,
-} from '../../server/http/request-shape.js';
+import { type OperationFacts, requestContext } from '../../server/http/request-context.js';
+import { checkRequestShape, findOperation } from '../../server/http/request-shape.js';
 import { createDestination } from '../../server/provisioning/index.js';
-import type { OpenApiDocument } from '../../server/spec.js';
+import { type OpenApiDocument, specOperations } from '../../server/spec.js';
 import { type Listening, listenOnLoopback } from '../support/listen.js';
 import {
   call,
@@ -46,8 +42,17 @@ const shapeSpec = {
   components: { schemas: {}, responses: {}, securitySchemes: {} },
 } as unknown as OpenApiDocument;
 
+/** Its operations as the server binds them; none needs a key. */
+const shapeOperations: OperationFacts[] = specOperations(shapeSpec).map((entry) => ({
+  ...entry,
+  operationId: entry.operation.operationId,
+  acceptedKeyKinds: [],
+  headerParameters: [],
+}));
+
 describe('finding the operation of a request', () => {
-  const match = (method: string, path: string) => operationMatcher(shapeSpec)(method, path)?.operation.operationId;
+  const match = (method: string, path: string) =>
+    operationMatcher(shapeSpec)(method, path)?.operation.operation.operationId;
 
   it('finds an operation by its method and its path below the base path', () => {
     expect(match('GET', '/api/v1/items/7')).toBe('getItem');
@@ -76,8 +81,9 @@ describe('query integers, checked before the validator', () => {
 
   beforeAll(async () => {
     const app = express();
-    app.use('/api/v1', findOperation(shapeSpec), checkRequestShape(shapeSpec), (req, res) => {
-      res.json({ operation: matchedOperation(req)?.operation.operationId ?? null, errors: pendingFieldErrors(req) });
+    app.use('/api/v1', findOperation(shapeSpec, shapeOperations), checkRequestShape(shapeOperations), (req, res) => {
+      const { match, fieldErrors } = requestContext(req);
+      res.json({ operation: match?.operation.operationId ?? null, errors: fieldErrors });
     });
     listening = await listenOnLoopback(app);
     baseUrl = listening.baseUrl;

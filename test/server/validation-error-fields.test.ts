@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FieldError } from '../../server/domain/field-errors.js';
 import { checkRequestShape, findOperation, jsonBody } from '../../server/http/request-shape.js';
 import { requestValidationErrors } from '../../server/http/validation-errors.js';
+import { bindOperations } from '../../server/operations/bind.js';
+import { operationHandlers } from '../../server/operations/index.js';
 import { BODY_LIMIT_BYTES } from '../../server/request-pipeline.js';
 import { createSpecAjv } from '../../server/spec.js';
 import { type Listening, listenOnLoopback } from '../support/listen.js';
@@ -11,14 +13,15 @@ import { spec } from '../support/server.js';
 // The request goes through the body parser and the shape check as in the server; then, in place of
 // the validator, the test gives the field errors the validator would report.
 let validatorErrors: FieldError[] = [];
+const operations = bindOperations(spec, operationHandlers);
 let listening: Listening;
 let baseUrl: string;
 
 beforeAll(async () => {
   const explain = requestValidationErrors(spec, createSpecAjv(spec));
   const app = express();
-  app.use(findOperation(spec), jsonBody(BODY_LIMIT_BYTES), checkRequestShape(spec), (req, res) => {
-    res.json(explain(req, validatorErrors));
+  app.use(findOperation(spec, operations), jsonBody(BODY_LIMIT_BYTES), checkRequestShape(operations), (req, res) => {
+    res.json(explain(req, { by: 'validator', errors: validatorErrors }));
   });
   listening = await listenOnLoopback(app);
   baseUrl = listening.baseUrl;

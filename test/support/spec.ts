@@ -4,10 +4,10 @@ import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import {
   compileComponent,
   createSpecAjv,
-  escapePointer,
   loadSpec,
   type OpenApiOperation,
   type OpenApiParameter,
+  requestBodySchemaPointer,
   resolveRef as resolveSpecRef,
   SPEC_SCHEMA_ID,
   type SpecParameter,
@@ -46,7 +46,7 @@ export function parameterSchema(operationId: string, location: OpenApiParameter[
 
 export function requestBodySchema(operationId: string): ValidateFunction {
   const { path, method } = findOperation(operationId);
-  return compilePointer(`#/paths/${escapePointer(path)}/${method}/requestBody/content/application~1json/schema`);
+  return compilePointer(requestBodySchemaPointer({ template: path, method }));
 }
 
 export function describeErrors(errors: ErrorObject[] | null | undefined): string {

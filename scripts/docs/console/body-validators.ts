@@ -4,8 +4,8 @@
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import {
   createSpecAjv,
-  escapePointer,
   type OpenApiDocument,
+  requestBodySchemaPointer,
   SPEC_SCHEMA_ID,
   specOperations,
 } from '../../../server/spec.js';
@@ -19,8 +19,7 @@ export function bodyValidatorsModule(spec: OpenApiDocument): string {
   const refs: Record<string, string> = {};
   for (const { template, method, operation } of specOperations(spec)) {
     if (!operation.requestBody?.content['application/json']) continue;
-    refs[operation.operationId] =
-      `${SPEC_SCHEMA_ID}#/paths/${escapePointer(template)}/${method}/requestBody/content/application~1json/schema`;
+    refs[operation.operationId] = `${SPEC_SCHEMA_ID}${requestBodySchemaPointer({ template, method })}`;
   }
   return standaloneCode(ajv, refs);
 }

@@ -1,17 +1,22 @@
-// A schema walked through one document as written: $refs followed by hand, so that the component a
-// path goes through is known, and the alternatives of a oneOf or anyOf as the engine sees them.
-import { isObject } from '../../../server/spec.js';
+// A schema walked through one document as written: $refs followed one by one, so that the
+// component a path goes through is known, and the alternatives of a oneOf or anyOf as the engine
+// sees them.
+import { ContractError, followRefs, isObject, nodeAt, type OpenApiDocument } from '../../../server/spec.js';
 
 type Json = Record<string, unknown>;
 
+/** The node a `$ref` names in the document, one hop; undefined for none. */
 function pointer(document: Json, ref: string): unknown {
-  if (!ref.startsWith('#/')) return undefined;
-  let node: unknown = document;
-  for (const raw of ref.slice(2).split('/')) {
-    const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
-    node = isObject(node) || Array.isArray(node) ? (node as Json)[key] : undefined;
+  return ref.startsWith('#/') ? nodeAt(document as unknown as OpenApiDocument, ref) : undefined;
+}
+
+function followed(document: Json, node: unknown, onHop: (ref: string) => void): unknown {
+  try {
+    return followRefs(document as unknown as OpenApiDocument, node, '#', onHop).node;
+  } catch (error) {
+    if (error instanceof ContractError) return undefined;
+    throw error;
   }
-  return node;
 }
 
 const SCHEMA_REF = /^#\/components\/schemas\/([^/]+)$/;
@@ -31,14 +36,11 @@ export class Walker {
   }
 
   enter(node: unknown, stepsDone: number): void {
-    this.node = isObject(node) ? node : undefined;
-    for (let hops = 0; hops < 20 && typeof this.node?.$ref === 'string'; hops++) {
-      const ref = this.node.$ref;
+    const target = followed(this.document, isObject(node) ? node : undefined, (ref) => {
       const name = SCHEMA_REF.exec(ref)?.[1];
       if (name) this.component = { name: decodeURIComponent(name), from: stepsDone };
-      const target = pointer(this.document, ref);
-      this.node = isObject(target) ? target : undefined;
-    }
+    });
+    this.node = isObject(target) ? target : undefined;
   }
 
   /** The non-null entries of the node's oneOf or anyOf, as written ($refs not followed). */

@@ -1,0 +1,81 @@
+// What the server knows of one request, in one typed object kept on the request itself, so that it
+// goes when the request goes: the layers of the request path write it in their order and read it
+// from here, and nothing of it is kept anywhere else.
+import type { IncomingMessage } from 'node:http';
+import type { Caller, KeyKind } from '../domain/api-keys.js';
+import type { FieldError } from '../domain/field-errors.js';
+import type { SpecOperation } from '../spec.js';
+
+/** An operation of the spec with what binding it to its handler computed, as the layers before the handler read it. */
+export interface OperationFacts extends SpecOperation {
+  readonly operationId: string;
+  /** The key kinds its security requirement accepts. */
+  readonly acceptedKeyKinds: readonly KeyKind[];
+  /** Its header parameters, under their names in the spec. */
+  readonly headerParameters: readonly string[];
+}
+
+export interface OperationMatch<Operation extends OperationFacts = OperationFacts> {
+  operation: Operation;
+  /** The path's parameters by their names in the template, decoded once; undefined where not percent-encoded UTF-8. */
+  pathParameters: Record<string, string | undefined>;
+}
+
+export interface RequestContext {
+  /** One of the server's own requests at start (warm-up.ts), which are not traffic. */
+  readonly warmUp: boolean;
+  /** The client waits for `100 Continue` before it sends the body (request-body.ts). */
+  awaitingContinue: boolean;
+  /** The operation the request is for, found once (request-shape.ts); absent for a path and method of none. */
+  match?: OperationMatch;
+  /** The body, once read, was empty. */
+  emptyBody: boolean;
+  /** The body's bytes as sent, when they are not all UTF-8: the JSON parser read them as U+FFFD. */
+  notUtf8Body?: Uint8Array;
+  /** Field errors found before the validator ran, for the 400 that names every failing field (validation-errors.ts). */
+  fieldErrors: FieldError[];
+  /** The calling key, once authenticated (auth.ts). */
+  caller?: Caller;
+}
+
+const CONTEXT = Symbol('request context');
+
+type HoldsContext = IncomingMessage & { [CONTEXT]?: RequestContext };
+
+function newContext(warmUp: boolean): RequestContext {
+  return { warmUp, awaitingContinue: false, emptyBody: false, fieldErrors: [] };
+}
+
+/** The request's context, made on first use. */
+export function requestContext(req: IncomingMessage): RequestContext {
+  const holder = req as HoldsContext;
+  holder[CONTEXT] ??= newContext(false);
+  return holder[CONTEXT];
+}
+
+/** For the warm-up's own server, as a request arrives there. */
+export function receivedForWarmUp(req: IncomingMessage): void {
+  (req as HoldsContext)[CONTEXT] = newContext(true);
+}
+
+/** The operation the request is for, as found before the validator ran; undefined for none. */
+export function matchOf(req: IncomingMessage): OperationMatch | undefined {
+  return (req as HoldsContext)[CONTEXT]?.match;
+}
+
+/** Whether the request is one of the warm-up's own. */
+export function isWarmUpRequest(req: IncomingMessage): boolean {
+  return (req as HoldsContext)[CONTEXT]?.warmUp === true;
+}
+
+/** The calling key of a request past authentication. */
+export function authenticatedCaller(req: IncomingMessage): Caller {
+  const caller = (req as HoldsContext)[CONTEXT]?.caller;
+  if (!caller) throw new Error('A layer that needs the caller runs before authentication.');
+  return caller;
+}
+
+/** Field errors found before the validator, for the 400 that will name them with its own. */
+export function deferFieldErrors(req: IncomingMessage, errors: readonly FieldError[]): void {
+  if (errors.length > 0) requestContext(req).fieldErrors.push(...errors);
+}
