@@ -166,16 +166,6 @@ export function destinationStore(
       return fromRow(row);
     },
 
-    async find(workspaceId: string, id: string): Promise<StoredDestination | undefined> {
-      const row = await db
-        .selectFrom('destinations')
-        .selectAll()
-        .where('id', '=', id)
-        .where('workspace_id', '=', workspaceId)
-        .executeTakeFirst();
-      return row && fromRow(row);
-    },
-
     /**
      * Re-encrypts under the current key every config sealed under a previous one, a row at a
      * time. A row changed meanwhile (by a PATCH, which seals under the current key anyway) is
