@@ -39,8 +39,7 @@ export type SqliteDriverName = 'better-sqlite3' | 'node:sqlite';
 
 /** The embedded database's connection, on better-sqlite3 or node:sqlite (sqlite-connection.ts). */
 export interface SqliteConnection extends SqliteDatabase {
-  /** A statement whose rows come as arrays of column values when `arrays` is set and it reads. */
-  prepare(sql: string, arrays?: boolean): SqliteStatement;
+  prepare(sql: string): SqliteStatement;
   /** Runs SQL without results (pragmas, migrations' raw SQL). */
   exec(sql: string): void;
   readonly inTransaction: boolean;

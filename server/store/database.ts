@@ -63,15 +63,14 @@ export async function openDatabase(location: DatabaseLocation, options: Database
 
 function sqliteDriver(
   sqlite: SqliteConnection,
-  prepare: (source: string, arrays?: boolean) => SqliteStatement,
+  prepare: (source: string) => SqliteStatement,
   throughKysely: QueryDriver,
   logQuery?: LogQuery,
 ): QueryDriver {
-  // Stryker disable next-line BooleanLiteral: equivalent, see mutation/equivalents.md#bound-query-arrays
-  const rowsOf = ({ sql, parameters, arrays = false }: BoundQuery): unknown[] => {
+  const rowsOf = ({ sql, parameters }: BoundQuery): unknown[] => {
     const values = parameters.map(toSqliteValue);
     logQuery?.(sql, values);
-    const statement = prepare(sql, arrays);
+    const statement = prepare(sql);
     if (statement.reader) return statement.all(values);
     statement.run(values);
     return [];
@@ -105,23 +104,21 @@ const STATEMENT_CACHE_SIZE = 256;
 /**
  * Kysely prepares every query anew, and preparing costs more than running a small query. The
  * server runs a small fixed set of queries, so their statements are kept, the least recently
- * used dropped first past a bound. A statement's row mode is its own state: a query read as
- * arrays has a statement of its own.
+ * used dropped first past a bound.
  */
-function statementCache(sqlite: SqliteConnection): (source: string, arrays?: boolean) => SqliteStatement {
+function statementCache(sqlite: SqliteConnection): (source: string) => SqliteStatement {
   const statements = new Map<string, SqliteStatement>();
-  return (source, arrays = false) => {
-    const key = arrays ? `arrays:${source}` : source;
-    let statement = statements.get(key);
+  return (source) => {
+    let statement = statements.get(source);
     // Stryker disable next-line BlockStatement: equivalent, see mutation/equivalents.md#statement-cache-recency
     if (statement) {
-      statements.delete(key);
+      statements.delete(source);
     } else {
-      statement = sqlite.prepare(source, arrays);
+      statement = sqlite.prepare(source);
       // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: equivalent, see mutation/equivalents.md#statement-cache-bound
       if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value ?? '');
     }
-    statements.set(key, statement);
+    statements.set(source, statement);
     return statement;
   };
 }

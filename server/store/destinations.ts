@@ -13,7 +13,7 @@ import {
   type UpdateDecision,
 } from '../domain/destination-update.js';
 import type { SecretBox } from '../domain/secrets.js';
-import { preparedQuery, type QueryDriver } from './prepared.js';
+import { argument, preparedQuery, type QueryDriver } from './prepared.js';
 import type { Database, DestinationsTable } from './tables.js';
 
 type DestinationRow = Selectable<DestinationsTable>;
@@ -91,7 +91,8 @@ export function destinationStore(
     preparedQuery(
       driver,
       locking ? 'destinations.readForUpdate' : 'destinations.read',
-      (a: { workspaceId: string; id: string }) =>
+      { workspaceId: argument<string>(), id: argument<string>() },
+      (a) =>
         db
           .selectFrom('destinations')
           .selectAll()
@@ -106,7 +107,20 @@ export function destinationStore(
   const write = preparedQuery(
     driver,
     'destinations.write',
-    (a: DestinationColumns & { id: string; readRevision: number; revision: number; updated_at: string }) =>
+    {
+      name: argument<DestinationColumns['name']>(),
+      enabled: argument<DestinationColumns['enabled']>(),
+      privacy_mode: argument<DestinationColumns['privacy_mode']>(),
+      sampling_rate: argument<DestinationColumns['sampling_rate']>(),
+      api_key_hashes: argument<DestinationColumns['api_key_hashes']>(),
+      filter_rules: argument<DestinationColumns['filter_rules']>(),
+      config_sealed: argument<DestinationColumns['config_sealed']>(),
+      id: argument<string>(),
+      readRevision: argument<number>(),
+      revision: argument<number>(),
+      updated_at: argument<string>(),
+    },
+    (a) =>
       db
         .updateTable('destinations')
         .set({
@@ -150,16 +164,6 @@ export function destinationStore(
         .returningAll()
         .executeTakeFirstOrThrow();
       return fromRow(row);
-    },
-
-    async find(workspaceId: string, id: string): Promise<StoredDestination | undefined> {
-      const row = await db
-        .selectFrom('destinations')
-        .selectAll()
-        .where('id', '=', id)
-        .where('workspace_id', '=', workspaceId)
-        .executeTakeFirst();
-      return row && fromRow(row);
     },
 
     /**

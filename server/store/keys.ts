@@ -1,10 +1,9 @@
-// API keys and their usage. Reads return domain models (booleans as booleans, the API's names);
-// the SQL of the request path is compiled once (prepared.ts).
+// API keys and their usage. Reads return domain models (booleans as booleans, the API's names).
 import { randomUUID } from 'node:crypto';
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import type { KeyCredentials, StoredApiKey } from '../domain/api-keys.js';
 import { type UsageWindows, utcDay } from '../domain/time.js';
-import { preparedQuery, type QueryDriver } from './prepared.js';
+import { type Argument, argument, preparedQuery, type QueryDriver } from './prepared.js';
 import type { ApiKeysTable, Database } from './tables.js';
 
 export type NewApiKey = Omit<
@@ -25,7 +24,7 @@ function credentials(
 }
 
 export function keyStore(db: Kysely<Database>, driver: QueryDriver) {
-  const byHash = preparedQuery(driver, 'keys.byHash', (a: { hash: string }) =>
+  const byHash = preparedQuery(driver, 'keys.byHash', { hash: argument<string>() }, (a) =>
     db
       .selectFrom('api_keys')
       .select(['id', 'workspace_id', 'kind', 'disabled', 'expires_at'])
@@ -33,12 +32,20 @@ export function keyStore(db: Kysely<Database>, driver: QueryDriver) {
   );
   // The key and its usage in the current day, week and month, in one statement: a join from the
   // key to a range of its daily buckets (at most 37 of them), summed.
-  const sumSince = (column: 'u.usage' | 'u.byok_usage', since: string) =>
+  const sumSince = (column: 'u.usage' | 'u.byok_usage', since: Argument<string>) =>
     sql<number>`coalesce(sum(case when u.day >= ${since} then ${sql.ref(column)} else 0 end), 0)`;
   const withUsage = preparedQuery(
     driver,
     'keys.withUsage',
-    (a: { workspaceId: string; hash: string; from: string } & UsageWindows) =>
+    {
+      workspaceId: argument<string>(),
+      hash: argument<string>(),
+      from: argument<string>(),
+      day: argument<string>(),
+      weekStart: argument<string>(),
+      monthStart: argument<string>(),
+    },
+    (a) =>
       db
         .selectFrom('api_keys as k')
         .leftJoin('key_usage_daily as u', (join) =>

@@ -25,7 +25,7 @@ export function openPostgres(url: string, options: DatabaseOptions, logQuery?: L
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log && { log }) });
   // Named statements are parsed and planned once per connection.
   const names = new Map<string, string>();
-  const run = async <Row>({ sql, parameters, arrays }: BoundQuery<Row>): Promise<Row[]> => {
+  const run = async <Row>({ sql, parameters }: BoundQuery<Row>): Promise<Row[]> => {
     logQuery?.(sql, parameters);
     let name = names.get(sql);
     if (name === undefined) {
@@ -35,12 +35,7 @@ export function openPostgres(url: string, options: DatabaseOptions, logQuery?: L
     const client = await pool.connect();
     let result: pg.QueryResult;
     try {
-      result = await client.query({
-        name,
-        text: sql,
-        values: parameters,
-        ...(arrays && { rowMode: 'array' as const }),
-      });
+      result = await client.query({ name, text: sql, values: parameters });
     } catch (err) {
       // As pg's pool.query does: a connection whose query failed is closed, not reused.
       client.release(err as Error);

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { type NewPresetVersion, PAGE_CHARACTER_BUDGET, type Preset, type PresetVersion } from '../domain/presets.js';
 import type { DatabaseLocation } from './database.js';
-import { preparedQuery, type QueryDriver } from './prepared.js';
+import { argument, preparedQuery, type QueryDriver } from './prepared.js';
 import type { Database } from './tables.js';
 
 type Dialect = DatabaseLocation['kind'];
@@ -30,12 +30,16 @@ function versionJsonSql(dialect: Dialect) {
 }
 
 export function presetStore(db: Kysely<Database>, driver: QueryDriver, dialect: Dialect) {
-  const bySlug = preparedQuery(driver, 'presets.bySlug', (a: { workspaceId: string; slug: string }) =>
-    db
-      .selectFrom('presets')
-      .select(['id', 'slug', 'version_count'])
-      .where('workspace_id', '=', a.workspaceId)
-      .where('slug', '=', a.slug),
+  const bySlug = preparedQuery(
+    driver,
+    'presets.bySlug',
+    { workspaceId: argument<string>(), slug: argument<string>() },
+    (a) =>
+      db
+        .selectFrom('presets')
+        .select(['id', 'slug', 'version_count'])
+        .where('workspace_id', '=', a.workspaceId)
+        .where('slug', '=', a.slug),
   );
   const joined = dialect === 'sqlite' ? sql`group_concat` : sql`string_agg`;
   // One statement, one pass over the page's rows: the preset by its slug, then the first `limit`
@@ -44,7 +48,14 @@ export function presetStore(db: Kysely<Database>, driver: QueryDriver, dialect: 
   const page = preparedQuery(
     driver,
     'presets.page',
-    (a: { workspaceId: string; slug: string; offset: number; limit: number; budget: number }) =>
+    {
+      workspaceId: argument<string>(),
+      slug: argument<string>(),
+      offset: argument<number>(),
+      limit: argument<number>(),
+      budget: argument<number>(),
+    },
+    (a) =>
       db
         .selectFrom('presets as p')
         .select((eb) => [
@@ -73,11 +84,11 @@ export function presetStore(db: Kysely<Database>, driver: QueryDriver, dialect: 
               ),
             )
             .where('before', '<', a.budget)
+            .$asScalar()
             .as('versions'),
         ])
         .where('p.workspace_id', '=', a.workspaceId)
         .where('p.slug', '=', a.slug),
-    'arrays',
   );
 
   return {
@@ -100,8 +111,7 @@ export function presetStore(db: Kysely<Database>, driver: QueryDriver, dialect: 
     ): Promise<VersionsPage | undefined> {
       const [row] = await page({ workspaceId, slug, offset, limit, budget });
       if (!row) return undefined;
-      const [totalCount, versionsJson] = row as [number, string];
-      return { versionsJson, totalCount };
+      return { versionsJson: row.versions, totalCount: row.version_count };
     },
 
     /** Adds the next version of the preset (creating the preset on its first version). */

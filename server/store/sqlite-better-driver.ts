@@ -6,12 +6,8 @@ export function openConnection(filename: string, options: SqliteOpenOptions): Sq
   const sqlite = new Database(filename, { readonly: options.readonly ?? false });
   return {
     driver: 'better-sqlite3',
-    prepare(sql, arrays = false) {
-      const statement = sqlite.prepare(sql);
-      if (arrays && statement.reader) statement.raw(true);
-      // better-sqlite3 takes an array of anonymous parameters as they are.
-      return statement;
-    },
+    // better-sqlite3 takes an array of anonymous parameters as they are.
+    prepare: (sql) => sqlite.prepare(sql),
     exec: (sql) => void sqlite.exec(sql),
     get inTransaction() {
       return sqlite.inTransaction;

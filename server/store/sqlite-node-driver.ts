@@ -6,10 +6,9 @@ export function openConnection(filename: string, options: SqliteOpenOptions): Sq
   const sqlite = new DatabaseSync(filename, { readOnly: options.readonly ?? false });
   return {
     driver: 'node:sqlite',
-    prepare(sql, arrays = false) {
+    prepare(sql) {
       const statement = sqlite.prepare(sql);
       const reader = statement.columns().length > 0;
-      if (arrays && reader) statement.setReturnArrays(true);
       // node:sqlite takes anonymous parameters as arguments, and an object first as named ones.
       return {
         reader,

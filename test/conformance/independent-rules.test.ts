@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createApiClient } from '../../client/index.js';
 import { addPresetVersion, createDestination, createKey } from '../../server/provisioning/index.js';
 import { rawRows, testDatabaseKind } from '../support/database.js';
+import { readDestination } from '../support/destinations.js';
 import { destinationTypes } from '../support/server.js';
 import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 
@@ -72,13 +73,13 @@ describe('workspace scoping, through the client, for each resource', () => {
   });
 
   it("a key of another workspace cannot change this workspace's destination, and the row stays as it was", async () => {
-    const before = await server.store.destinations.find(owner.id, destinationId);
+    const before = await readDestination(server.store, owner.id, destinationId);
     const attempt = clientFor(stranger.managementKey).updateObservabilityDestination(destinationId, {
       name: 'Taken over',
       enabled: false,
     });
     expect(await statusOf(attempt)).toBe(404);
-    expect(await server.store.destinations.find(owner.id, destinationId)).toEqual(before);
+    expect(await readDestination(server.store, owner.id, destinationId)).toEqual(before);
   });
 
   it("a key of another workspace cannot list this workspace's preset", async () => {

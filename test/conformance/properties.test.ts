@@ -13,6 +13,7 @@ import {
 } from '../../scripts/conformance/generate/requests.js';
 import { send as sendRequest } from '../../scripts/conformance/send.js';
 import { addPresetVersion, createDestination, createKey } from '../../server/provisioning/index.js';
+import { readDestination } from '../support/destinations.js';
 import { destinationTypes } from '../support/server.js';
 import { componentSchema } from '../support/spec.js';
 import { useTestServer, useWorkspace } from '../support/use-test-server.js';
@@ -266,7 +267,7 @@ describe('state properties over sequences of PATCHes', { timeout: PROPERTY_TIMEO
           model = applyToModel(model, body as Record<string, unknown>, secrets);
           expect((answer.body as { data: unknown }).data).toMatchObject(shown(model, secrets));
         }
-        const stored = await server.store.destinations.find(workspace.id, created.id);
+        const stored = await readDestination(server.store, workspace.id, created.id);
         expect(stored?.state).toEqual(model);
         for (const [key, value] of Object.entries(stored?.state.config ?? {})) {
           const values = typeof value === 'object' ? Object.values(value) : secrets.has(key) ? [value] : [];

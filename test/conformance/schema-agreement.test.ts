@@ -13,6 +13,7 @@ import {
 } from '../../scripts/conformance/generate/arbitraries.js';
 import { nonLinearPatternReason } from '../../server/domain/linear-regex.js';
 import { createDestination } from '../../server/provisioning/index.js';
+import { readDestination } from '../support/destinations.js';
 import { destinationTypes } from '../support/server.js';
 import { spec } from '../support/spec.js';
 import { useTestServer, useWorkspace } from '../support/use-test-server.js';
@@ -64,7 +65,7 @@ afterAll(() => {
 });
 
 async function currentState(id: string): Promise<ModelState> {
-  const stored = await server.store.destinations.find(workspace.id, id);
+  const stored = await readDestination(server.store, workspace.id, id);
   if (!stored) throw new Error(`destination ${id} is gone`);
   return { ...stored.state, config: { ...stored.state.config } } as ModelState;
 }

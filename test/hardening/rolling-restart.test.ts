@@ -14,6 +14,7 @@ import { createSecretBox } from '../../server/domain/secrets.js';
 import { createDestination, createKey } from '../../server/provisioning/index.js';
 import { openStore } from '../../server/store/index.js';
 import { createPostgresDatabase } from '../support/database.js';
+import { readDestination } from '../support/destinations.js';
 import { type ServerProcess, startServerProcess } from '../support/process.js';
 import { destinationTypes } from '../support/server.js';
 
@@ -204,7 +205,7 @@ describe.each(backends)('rolling restart on %s', (backend) => {
     const store = await reopen();
     try {
       for (const [i, id] of ids.entries()) {
-        const stored = await store.destinations.find(workspaceId, id);
+        const stored = await readDestination(store, workspaceId, id);
         const acknowledged = outcomes[i]?.kind === 'answered';
         expect(stored?.state.name, `destination ${i}`).toBe(acknowledged ? `after-${i}` : `before-${i}`);
       }

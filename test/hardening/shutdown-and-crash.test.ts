@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { createDestination, createKey } from '../../server/provisioning/index.js';
 import { openStore } from '../../server/store/index.js';
+import { readDestination } from '../support/destinations.js';
 import { startServerProcess } from '../support/process.js';
 import { destinationTypes } from '../support/server.js';
 
@@ -138,7 +139,7 @@ describe('process lifecycle', () => {
     try {
       for (const id of acknowledged) {
         const index = ids.indexOf(id);
-        expect((await store.destinations.find(workspaceId, id))?.state.name).toBe(`after-${index}`);
+        expect((await readDestination(store, workspaceId, id))?.state.name).toBe(`after-${index}`);
       }
     } finally {
       await store.close();

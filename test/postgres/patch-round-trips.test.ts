@@ -10,6 +10,7 @@ import { createDestination } from '../../server/provisioning/index.js';
 import { openStore, type Store } from '../../server/store/index.js';
 import { LOCK_FIRST_AFTER_CONFLICT_MS } from '../../server/store/postgres.js';
 import { createPostgresDatabase, type TestDatabase } from '../support/database.js';
+import { readDestination } from '../support/destinations.js';
 import { destinationTypes } from '../support/server.js';
 
 type Query = (...args: unknown[]) => unknown;
@@ -98,7 +99,7 @@ describe('PATCH on PostgreSQL', () => {
   });
 
   it('after losing a race to another writer, writes again under the row lock, and loses neither update', async () => {
-    const before = await store.destinations.find(workspaceId, destinationId);
+    const before = await readDestination(store, workspaceId, destinationId);
     const other = new pg.Client({ connectionString: database.url });
     await other.connect();
     sent.length = 0;
@@ -123,7 +124,7 @@ describe('PATCH on PostgreSQL', () => {
         'commit',
       ]);
       expect(outcome?.destination.revision).toBe((before?.revision ?? 0) + 2);
-      const after = await store.destinations.find(workspaceId, destinationId);
+      const after = await readDestination(store, workspaceId, destinationId);
       expect(after?.state).toMatchObject({ name: 'renamed elsewhere', sampling_rate: 0.75 });
     } finally {
       await other.end();
@@ -157,7 +158,7 @@ describe('PATCH on PostgreSQL', () => {
       expect(outcome?.outcome).toBe('changed');
       expect(conflicts).toBe(1);
       expect(sent.slice(-4)).toEqual(['begin', 'select *', 'update "destinations"', 'commit']);
-      expect((await store.destinations.find(workspaceId, destinationId))?.state.sampling_rate).toBe(0.125);
+      expect((await readDestination(store, workspaceId, destinationId))?.state.sampling_rate).toBe(0.125);
     } finally {
       await other.end();
     }

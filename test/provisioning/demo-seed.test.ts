@@ -11,6 +11,7 @@ import { usageWindows } from '../../server/domain/time.js';
 import { type DemoSeed, seedDemo } from '../../server/provisioning/demo.js';
 import { openStore, type Store } from '../../server/store/index.js';
 import { createTestDatabase } from '../support/database.js';
+import { readDestination } from '../support/destinations.js';
 import { destinationTypes, NO_USAGE } from '../support/server.js';
 
 // Wednesday 18 November 2026: the week began on Monday the 16th, the month on the 1st.
@@ -94,7 +95,7 @@ describe('the demo seed', () => {
   });
 
   it('creates a langfuse destination with the settings of a new destination', async () => {
-    expect(await store.destinations.find(seed.workspace_id, seed.destination_id)).toEqual({
+    expect(await readDestination(store, seed.workspace_id, seed.destination_id)).toEqual({
       id: seed.destination_id,
       workspace_id: seed.workspace_id,
       type: 'langfuse',

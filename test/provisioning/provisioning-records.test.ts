@@ -10,6 +10,7 @@ import { usageWindows } from '../../server/domain/time.js';
 import { addPresetVersion, createDestination, createKey, recordUsage } from '../../server/provisioning/index.js';
 import { openStore, type Store } from '../../server/store/index.js';
 import { createTestDatabase } from '../support/database.js';
+import { readDestination } from '../support/destinations.js';
 import { destinationTypes, NO_USAGE } from '../support/server.js';
 
 // Wednesday 18 November 2026: the week began on Monday the 16th.
@@ -158,7 +159,7 @@ describe('createDestination', () => {
       },
     };
     expect(created).toEqual(expected);
-    expect(await store.destinations.find(workspaceId, created.id)).toEqual(expected);
+    expect(await readDestination(store, workspaceId, created.id)).toEqual(expected);
   });
 
   it('stores every setting given', async () => {
@@ -177,7 +178,7 @@ describe('createDestination', () => {
       },
       NOW,
     );
-    expect((await store.destinations.find(workspaceId, created.id))?.state).toEqual({
+    expect((await readDestination(store, workspaceId, created.id))?.state).toEqual({
       name: 'Hook',
       enabled: false,
       privacy_mode: true,

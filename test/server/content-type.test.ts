@@ -1,7 +1,9 @@
 // The Content-Type of a request body: a media type of the operation's requestBody, with no
 // parameter but charset=utf-8 (openapi.yaml, the PATCH's requestBody and UnsupportedMediaType).
+
 import { describe, expect, it } from 'vitest';
 import { contentTypeProblem } from '../../server/http/content-type.js';
+import { readDestination } from '../support/destinations.js';
 import { call, rawCall } from '../support/server.js';
 import { findOperation } from '../support/spec.js';
 import { useDestination, useTestServer, useWorkspace } from '../support/use-test-server.js';
@@ -49,7 +51,7 @@ describe('the Content-Type of requests to the server', () => {
       headers: { 'content-type': contentType },
     });
   const samplingRate = async () =>
-    (await server.store.destinations.find(workspace.id, destination.path.split('/').pop() ?? ''))?.state.sampling_rate;
+    (await readDestination(server.store, workspace.id, destination.path.split('/').pop() ?? ''))?.state.sampling_rate;
 
   it('answers 415 in the envelope to a parameter other than charset, and changes nothing', async () => {
     const answer = await patchWith('application/json; p=1', { sampling_rate: 0.5 });

@@ -7,6 +7,7 @@ import { createDestination, type NewDestinationInput } from '../../server/provis
 import { escapePointer, nodeAt, specOperations } from '../../server/spec.js';
 import { boundaryCases } from '../support/boundaries.js';
 import { rawRows, testDatabaseKind } from '../support/database.js';
+import { readDestination } from '../support/destinations.js';
 import { call, destinationTypes } from '../support/server.js';
 import { requestBodySchema, resolveRef, spec } from '../support/spec.js';
 import { useTestServer, useWorkspace } from '../support/use-test-server.js';
@@ -91,7 +92,7 @@ function numericFieldsOf(schema: unknown, at: string, within: ReadonlySet<unknow
 }
 
 async function stored(id: string) {
-  const destination = await server.store.destinations.find(workspace.id, id);
+  const destination = await readDestination(server.store, workspace.id, id);
   if (!destination) throw new Error('destination vanished');
   return destination;
 }
@@ -517,7 +518,7 @@ describe('updateObservabilityDestination', () => {
       const response = await patch(foreign.id, { enabled: false });
       expect(response.status).toBe(404);
       expect(response.body).toEqual(unknown.body);
-      expect((await server.store.destinations.find(otherWorkspace.id, foreign.id))?.state.enabled).toBe(true);
+      expect((await readDestination(server.store, otherWorkspace.id, foreign.id))?.state.enabled).toBe(true);
     });
 
     it('answers 401 without a key', async () => {
@@ -639,7 +640,7 @@ describe('regressions found by the conformance suite', () => {
     });
     expect(response.status).toBe(200);
     expect(Object.keys(response.body.data.config.headers).sort()).toEqual(['__proto__', 'constructor', 'toString']);
-    const stored = await server.store.destinations.find(workspace.id, destination.id);
+    const stored = await readDestination(server.store, workspace.id, destination.id);
     expect(Object.getOwnPropertyDescriptor(stored?.state.config.headers, '__proto__')?.value).toBe(
       'secret-header-value-1',
     );

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createDestination } from '../../server/provisioning/index.js';
 import { apiBasePaths, operationPath, specOperations } from '../../server/spec.js';
 import type { Store } from '../../server/store/index.js';
+import { readDestination } from '../support/destinations.js';
 import {
   call,
   createWorkspace,
@@ -96,7 +97,7 @@ describe('request errors', () => {
     });
     expectEnvelope(response, 415);
     expect(
-      (await server.store.destinations.find(workspace.id, destinationPath.split('/').pop() ?? ''))?.state.enabled,
+      (await readDestination(server.store, workspace.id, destinationPath.split('/').pop() ?? ''))?.state.enabled,
     ).toBe(true);
   });
 

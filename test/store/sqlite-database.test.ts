@@ -11,7 +11,7 @@ import { createSecretBox } from '../../server/domain/secrets.js';
 import { DatabaseOpenError, type OpenedDatabase, openDatabase } from '../../server/store/database.js';
 import { createStore, openStore } from '../../server/store/index.js';
 import { migrateToLatest } from '../../server/store/migrations.js';
-import { type BoundQuery, kyselyDriver, preparedQuery } from '../../server/store/prepared.js';
+import { argument, type BoundQuery, kyselyDriver, preparedQuery } from '../../server/store/prepared.js';
 import { openSqliteConnection, sqliteCodeOf } from '../../server/store/sqlite-connection.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'sqlite-database-test-'));
@@ -167,7 +167,7 @@ describe('the query log', () => {
 
 /** Reads a workspace's name, both plain and locking (SQLite has no row locks). */
 function readName(opened: OpenedDatabase, id: string) {
-  const query = preparedQuery(opened.driver, 'test', (a: { id: string }) =>
+  const query = preparedQuery(opened.driver, 'test', { id: argument<string>() }, (a) =>
     opened.db.selectFrom('workspaces').select('name').where('id', '=', a.id),
   ).bind({ id });
   return { plain: query, locking: query };
@@ -175,13 +175,17 @@ function readName(opened: OpenedDatabase, id: string) {
 
 /** Decides to rename a workspace that has no " (renamed)" yet, over the name read. */
 function renameOnce(opened: OpenedDatabase, id: string) {
-  const write = preparedQuery(opened.driver, 'test', (a: { id: string; name: string; readName: string }) =>
-    opened.db
-      .updateTable('workspaces')
-      .set({ name: a.name })
-      .where('id', '=', a.id)
-      .where('name', '=', a.readName)
-      .returning('id'),
+  const write = preparedQuery(
+    opened.driver,
+    'test',
+    { id: argument<string>(), name: argument<string>(), readName: argument<string>() },
+    (a) =>
+      opened.db
+        .updateTable('workspaces')
+        .set({ name: a.name })
+        .where('id', '=', a.id)
+        .where('name', '=', a.readName)
+        .returning('id'),
   );
   return (row: { name: string } | undefined): { result: string; write?: BoundQuery } => {
     if (!row) return { result: 'missing' };
@@ -195,7 +199,7 @@ describe('queries compiled once, on SQLite', () => {
     const opened = await migrated();
     const store = createStore(opened, secrets);
     const workspace = await store.workspaces.create('Before', new Date('2026-01-02T03:04:05.000Z'));
-    const rename = preparedQuery(opened.driver, 'test', (a: { id: string; name: string }) =>
+    const rename = preparedQuery(opened.driver, 'test', { id: argument<string>(), name: argument<string>() }, (a) =>
       opened.db.updateTable('workspaces').set({ name: a.name }).where('id', '=', a.id),
     );
     expect(await rename({ id: workspace.id, name: 'After' })).toEqual([]);
@@ -203,33 +207,11 @@ describe('queries compiled once, on SQLite', () => {
     await store.close();
   });
 
-  it('keep each query read as arrays to its own rows', async () => {
-    const opened = await migrated();
-    const store = createStore(opened, secrets);
-    const workspace = await store.workspaces.create('W', new Date('2026-01-02T03:04:05.000Z'));
-    const names = preparedQuery(
-      opened.driver,
-      'test',
-      (a: { id: string }) => opened.db.selectFrom('workspaces').select(['name', 'id']).where('id', '=', a.id),
-      'arrays',
-    );
-    const dates = preparedQuery(
-      opened.driver,
-      'test',
-      (a: { id: string }) => opened.db.selectFrom('workspaces').select(['created_at']).where('id', '=', a.id),
-      'arrays',
-    );
-    expect(await names({ id: workspace.id })).toEqual([['W', workspace.id]]);
-    expect(await dates({ id: workspace.id })).toEqual([['2026-01-02T03:04:05.000Z']]);
-    expect(await names({ id: workspace.id })).toEqual([['W', workspace.id]]);
-    await store.close();
-  });
-
   it('answer right however many distinct queries have run', async () => {
     const opened = await migrated();
     const queries = Array.from({ length: 300 }, (_, n) =>
-      preparedQuery(opened.driver, 'test', (a: { x: number }) =>
-        opened.db.selectNoFrom((eb) => [eb.val(a.x).as('x'), sql<number>`${sql.lit(n)}`.as('n')]),
+      preparedQuery(opened.driver, 'test', { x: argument<number>() }, (a) =>
+        opened.db.selectNoFrom([sql<number>`${a.x}`.as('x'), sql<number>`${sql.lit(n)}`.as('n')]),
       ),
     );
     for (const [n, query] of queries.entries()) expect(await query({ x: n * 2 })).toEqual([{ x: n * 2, n }]);
@@ -241,7 +223,7 @@ describe('queries compiled once, on SQLite', () => {
     const opened = await migrated();
     const store = createStore(opened, secrets);
     const workspace = await store.workspaces.create('Named', new Date());
-    const byName = preparedQuery(opened.driver, 'test', (a: { id: string }) =>
+    const byName = preparedQuery(opened.driver, 'test', { id: argument<string>() }, (a) =>
       opened.db.selectFrom('workspaces').select('id').where('name', '=', 'Named').where('id', '=', a.id),
     );
     expect(byName.bind({ id: workspace.id }).parameters).toEqual(['Named', workspace.id]);

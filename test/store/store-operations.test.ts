@@ -21,6 +21,7 @@ import { createStore, type Store } from '../../server/store/index.js';
 import { migrateToLatest } from '../../server/store/migrations.js';
 import type { BoundQuery, QueryDriver } from '../../server/store/prepared.js';
 import type { Database } from '../../server/store/tables.js';
+import { readDestination } from '../support/destinations.js';
 
 let opened: OpenedDatabase;
 let store: Store;
@@ -98,11 +99,11 @@ describe('destinations at rest', () => {
       { id: filtered.id, api_key_hashes: '[]', filter_rules: '{"groups":[]}' },
       { id: plain.id, api_key_hashes: null, filter_rules: null },
     ]);
-    expect((await store.destinations.find(workspace.id, plain.id))?.state).toMatchObject({
+    expect((await readDestination(store, workspace.id, plain.id))?.state).toMatchObject({
       api_key_hashes: null,
       filter_rules: null,
     });
-    expect((await store.destinations.find(workspace.id, filtered.id))?.state).toMatchObject({
+    expect((await readDestination(store, workspace.id, filtered.id))?.state).toMatchObject({
       api_key_hashes: [],
       filter_rules: { groups: [] },
     });
@@ -152,7 +153,7 @@ describe('the sealed config of an update', () => {
       rulesOf,
     );
     expect(await sealedConfigOf(destination.id)).not.toBe(sealed);
-    expect((await store.destinations.find(workspace.id, destination.id))?.state.config).toEqual({
+    expect((await readDestination(store, workspace.id, destination.id))?.state.config).toEqual({
       url: 'https://example.com/e',
     });
   });
@@ -184,7 +185,7 @@ describe('resealing after a key rotation', () => {
     // The old key is no longer needed to read any of them.
     const newKeyOnly = createStore(opened, createSecretBox(newKey));
     for (const destination of created)
-      expect((await newKeyOnly.destinations.find(workspace.id, destination.id))?.state.config).toEqual(
+      expect((await readDestination(newKeyOnly, workspace.id, destination.id))?.state.config).toEqual(
         destination.state.config,
       );
   });
