@@ -36,13 +36,13 @@ export default defineConfig({
       'test/deploy/**',
       'test/client/prism-mock.test.ts',
       'test/conformance/prism-proxy.test.ts',
-      'test/contract/skip-reasons-reporter.test.ts',
+      'test/tooling/skip-reasons-reporter.test.ts',
       // The tests of the mutation scripts: they test scripts/, which is not mutated, and read git,
       // which a Stryker sandbox is not.
       'test/mutation/**',
       // Tests of the contract-coverage report, a script of scripts/, run as a process; and the walk
       // through the steps of adding an operation, on a copy of the project.
-      'test/contract/contract-coverage.test.ts',
+      'test/tooling/contract-coverage.test.ts',
       'test/contract/add-an-operation.test.ts',
       // The patched validator against the released copy: it tests a dependency, not server/, and
       // takes 8 s of every run that reaches the server's validator options.

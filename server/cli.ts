@@ -4,10 +4,10 @@
 import { runMain } from '../scripts/shared/run-main.js';
 import { loadConfig, openConfiguredStore } from './config.js';
 import { FieldValidationError } from './domain/field-errors.js';
+import { systemClock } from './domain/time.js';
 import { describeFailure } from './failure.js';
 import { readCommandLine, usageError } from './provisioning/command-line.js';
-import { RefusedError, runCommand, UsageError } from './provisioning/commands.js';
-import { cliCommands } from './provisioning/usage.js';
+import { cliCommands, RefusedError, runCommand, UsageError } from './provisioning/commands.js';
 import { loadSpec, type OpenApiDocument } from './spec.js';
 import type { Store } from './store/index.js';
 
@@ -36,7 +36,12 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
   try {
-    const result = await runCommand(command, line.values, store, spec, (warning) => console.error(warning));
+    const result = await runCommand(commands, command, line.values, {
+      store,
+      spec,
+      now: systemClock(),
+      warn: (warning) => console.error(warning),
+    });
     console.log(JSON.stringify(result, null, line.values.json || command !== 'seed' ? undefined : 2));
     return 0;
   } catch (err) {

@@ -1,7 +1,8 @@
-// The CLI's arguments read against its table of commands (usage.ts): the command to run with its
-// options, or what to print instead (help, or a usage error with the usage of its command).
+// The CLI's arguments read against its table of commands (commands.ts): the command to run with its
+// options, or what to print instead (help, or a usage error with the usage of its command). Every
+// usage error is found here, before the command runs, save a value its command cannot use.
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { type CliCommand, commandList, commandUsage, wholeUsage } from './usage.js';
+import { type CommandText, commandList, commandUsage, wholeUsage } from './usage.js';
 
 export type OptionValues = Record<string, string | true>;
 
@@ -13,12 +14,16 @@ export type CommandLine =
 const HELP = 'help';
 
 /** A usage error: its one line, then the usage of its command, or the commands when it has none. */
-export function usageError(message: string, command: CliCommand | undefined, commands: readonly CliCommand[]): string {
+export function usageError(
+  message: string,
+  command: CommandText | undefined,
+  commands: readonly CommandText[],
+): string {
   return `${message}\n\n${command ? commandUsage(command) : commandList(commands)}`;
 }
 
 /** Node's reading of the arguments, lenient: what is wrong with them is said here, in the CLI's words. */
-function tokensOf(argv: readonly string[], commands: readonly CliCommand[]) {
+function tokensOf(argv: readonly string[], commands: readonly CommandText[]) {
   const options: NonNullable<ParseArgsConfig['options']> = { help: { type: 'boolean', short: 'h' } };
   for (const option of commands.flatMap((command) => command.options))
     options[option.name] = { type: option.value ? 'string' : 'boolean' };
@@ -28,8 +33,8 @@ function tokensOf(argv: readonly string[], commands: readonly CliCommand[]) {
 /** What is wrong with one option of the command, if anything. */
 function optionProblem(
   token: { name: string; rawName: string; value?: string | undefined; inlineValue?: boolean | undefined },
-  command: CliCommand,
-  commands: readonly CliCommand[],
+  command: CommandText,
+  commands: readonly CommandText[],
 ): string | undefined {
   // Never --help: a command line that asks for help is answered before its options are judged.
   const option = command.options.find((known) => known.name === token.name);
@@ -47,7 +52,7 @@ function optionProblem(
   return `${token.rawName} needs a value (a value that starts with -, such as ${token.value}, is written ${token.rawName}=${token.value})`;
 }
 
-export function readCommandLine(argv: readonly string[], commands: readonly CliCommand[]): CommandLine {
+export function readCommandLine(argv: readonly string[], commands: readonly CommandText[]): CommandLine {
   const tokens = tokensOf(argv, commands);
   const positionals = tokens.flatMap((token) => (token.kind === 'positional' ? [token.value] : []));
   const options = tokens.flatMap((token) => (token.kind === 'option' ? [token] : []));
@@ -85,5 +90,8 @@ export function readCommandLine(argv: readonly string[], commands: readonly CliC
   if (problem) return { print: usageError(problem, command, commands), to: 'stderr', exitCode: 2 };
   const values: OptionValues = {};
   for (const token of options) values[token.name] = token.value ?? true;
+  const missing = command.options.find((option) => option.required && (values[option.name] ?? '') === '');
+  if (missing)
+    return { print: usageError(`--${missing.name} is required`, command, commands), to: 'stderr', exitCode: 2 };
   return { run: command.name, values };
 }

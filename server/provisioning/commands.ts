@@ -1,39 +1,71 @@
-// The provisioning commands of the CLI (server/cli.ts), each run against the store: what one
-// command does with the options it was given, and its result as one JSON value. Input the CLI
-// cannot use is a UsageError (exit 2, with the usage); a name that does not exist, a RefusedError.
+// The CLI's table of commands (server/cli.ts): every command with its options and what it says of
+// them, and what it does with the options it was given, its result one JSON value. The help and
+// the usages (usage.ts) and the reading of the arguments (command-line.ts) come from this table,
+// and the CLI runs what it finds here, so that a command, or an option it requires, is said once.
+// The enums it names are the spec's own. Input the CLI cannot use is a UsageError (exit 2, with the
+// usage); a name that does not exist, a RefusedError.
 import type { KeyKind } from '../domain/api-keys.js';
 import { type ConfigValues, loadDestinationTypeRules } from '../domain/destination-config-rules.js';
-import { systemClock } from '../domain/time.js';
-import type { OpenApiDocument } from '../spec.js';
+import { nodeAt, type OpenApiDocument } from '../spec.js';
 import type { Store } from '../store/index.js';
+import type { OptionValues } from './command-line.js';
 import { seedDemo } from './demo.js';
 import { addPresetVersion, createDestination, createKey, type NewKeyInput, recordUsage } from './index.js';
+import type { CommandOption, CommandText } from './usage.js';
 
 /** Something the command names does not exist, or was refused: exit 1, one sentence, no usage. */
 export class RefusedError extends Error {}
 
 export class UsageError extends Error {}
 
-function required(values: Record<string, unknown>, name: string): string {
-  const value = values[name];
-  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
-  return value;
+/** What a command runs against. */
+export interface CommandContext {
+  store: Store;
+  spec: OpenApiDocument;
+  now: Date;
+  /** What the command warns of, one line each; the command goes on. */
+  warn: (line: string) => void;
 }
 
-function optionalNumber(values: Record<string, unknown>, name: string): number | undefined {
-  const value = values[name];
-  if (value === undefined) return undefined;
-  const number = Number(value);
-  if (typeof value !== 'string' || value.trim() === '' || !Number.isFinite(number))
-    throw new UsageError(`--${name} must be a number`);
-  return number;
+type Run = (values: OptionValues, context: CommandContext) => Promise<unknown>;
+
+export interface CliCommand extends CommandText {
+  /** Absent for help alone, which the command line answers (command-line.ts) before anything runs. */
+  run?: Run;
 }
 
-function json<T>(values: Record<string, unknown>, name: string): T {
+type OptionValue<Option extends CommandOption> = Option extends { value: string } ? string : true;
+
+/** A command's options as its run sees them: every required one given, the others perhaps. */
+type ValuesOf<Options extends readonly CommandOption[]> = {
+  [Option in Options[number] as Option extends { required: true } ? Option['name'] : never]: OptionValue<Option>;
+} & {
+  [Option in Options[number] as Option extends { required: true } ? never : Option['name']]?: OptionValue<Option>;
+};
+
+/**
+ * One runnable command of the table, its run typed by its own options. The command line has
+ * checked the values against those options (requiredOptionMissing, optionProblem) before it runs.
+ */
+function command<const Options extends readonly CommandOption[]>(entry: {
+  name: string;
+  about: string;
+  options: Options;
+  run: (values: ValuesOf<Options>, context: CommandContext) => Promise<unknown>;
+}): CliCommand {
+  return { ...entry, run: entry.run as unknown as Run };
+}
+
+function number(value: string, name: string): number {
+  const parsed = Number(value);
+  if (value.trim() === '' || !Number.isFinite(parsed)) throw new UsageError(`--${name} must be a number`);
+  return parsed;
+}
+
+function json<T>(value: string, name: string): T {
   try {
-    return JSON.parse(required(values, name)) as T;
-  } catch (err) {
-    if (err instanceof UsageError) throw err;
+    return JSON.parse(value) as T;
+  } catch {
     throw new UsageError(`--${name} must be valid JSON`);
   }
 }
@@ -43,108 +75,215 @@ async function requireWorkspace(store: Store, id: string): Promise<void> {
     throw new RefusedError(`no workspace ${id} (npm run -s cli -- list-workspaces lists them)`);
 }
 
-/** Runs one command; its result is printed as JSON, what it warns of said through `warn`. */
+const hash = { name: 'hash', value: 'H', required: true, about: "the key's hash, as create-key printed it" } as const;
+
+/** disable-key and enable-key: the same run, the other way round. */
+function setDisabled(disabled: boolean) {
+  return async (values: { hash: string }, { store, now }: CommandContext) => {
+    if (!(await store.keys.setDisabled(values.hash, disabled, now)))
+      throw new RefusedError(`no key with hash ${values.hash}`);
+    return { hash: values.hash, disabled };
+  };
+}
+
+export function cliCommands(spec: OpenApiDocument): CliCommand[] {
+  const enumOf = (pointer: string) =>
+    ((nodeAt(spec, pointer) ?? []) as unknown[]).filter((value) => value !== null).join('|');
+  const workspace = {
+    name: 'workspace',
+    value: 'ID',
+    required: true,
+    about: 'the id of the workspace (see list-workspaces)',
+  } as const;
+  return [
+    command({
+      name: 'migrate',
+      about: 'Create or update the database schema.',
+      options: [],
+      // Opening the store migrates it.
+      run: async () => ({ migrated: true }),
+    }),
+    command({
+      name: 'create-workspace',
+      about: 'Create a workspace.',
+      options: [{ name: 'name', value: 'N', required: true, about: "the workspace's name" }],
+      run: (values, { store, now }) => store.workspaces.create(values.name, now),
+    }),
+    command({
+      name: 'list-workspaces',
+      about: 'List the workspaces with their ids.',
+      options: [],
+      run: async (_values, { store }) => ({ workspaces: await store.workspaces.list() }),
+    }),
+    command({
+      name: 'create-key',
+      about: 'Create an API key in a workspace; the key is printed once, only its hash is stored.',
+      options: [
+        workspace,
+        { name: 'name', value: 'N', required: true, about: "the key's name" },
+        { name: 'kind', value: enumOf('#/components/schemas/KeyKind/enum'), about: 'standard unless said' },
+        { name: 'limit', value: 'X', about: 'spending limit, a number >= 0; no limit unless said' },
+        {
+          name: 'limit-reset',
+          value: enumOf('#/components/schemas/ApiKey/properties/limit_reset/enum'),
+          about: 'when usage toward the limit starts again (UTC); never unless said',
+        },
+        { name: 'include-byok', about: 'count BYOK usage (own provider keys) toward the limit' },
+        { name: 'expires-at', value: 'ISO', about: 'when the key stops authenticating, an ISO 8601 date-time' },
+        { name: 'creator-user-id', value: 'U', about: 'the user who created the key' },
+        { name: 'disabled', about: 'create the key disabled' },
+      ],
+      run: async (values, { store, now, warn }) => {
+        await requireWorkspace(store, values.workspace);
+        // Kind and reset are checked against the spec's enums by createKey.
+        const kind = (values.kind ?? 'standard') as KeyKind;
+        const key = await createKey(
+          store,
+          {
+            workspaceId: values.workspace,
+            name: values.name,
+            kind,
+            limit: values.limit === undefined ? null : number(values.limit, 'limit'),
+            limitReset: (values['limit-reset'] ?? null) as NewKeyInput['limitReset'],
+            includeByokInLimit: values['include-byok'] === true,
+            disabled: values.disabled === true,
+            expiresAt: values['expires-at'] ?? null,
+            creatorUserId: values['creator-user-id'] ?? null,
+          },
+          now,
+        );
+        // Created all the same: an expired key is what a test of expiry needs, and it cannot be changed later.
+        if (key.expiresAt !== null && key.expiresAt <= now.toISOString())
+          warn(`the key is already expired (it expired at ${key.expiresAt}); it is created, but cannot authenticate`);
+        return { key: key.rawKey, hash: key.hash, kind, note: 'The key is shown once; only its hash is stored.' };
+      },
+    }),
+    command({
+      name: 'disable-key',
+      about: 'Disable a key (it can no longer authenticate).',
+      options: [hash],
+      run: setDisabled(true),
+    }),
+    command({ name: 'enable-key', about: 'Enable a disabled key.', options: [hash], run: setDisabled(false) }),
+    command({
+      name: 'create-destination',
+      about: 'Create an observability destination in a workspace.',
+      options: [
+        workspace,
+        {
+          name: 'type',
+          value: 'T',
+          required: true,
+          about: `one of ${enumOf('#/components/schemas/DestinationType/enum').replaceAll('|', ', ')}`,
+        },
+        { name: 'config', value: 'JSON', required: true, about: "the type's settings, a JSON object" },
+        { name: 'name', value: 'N', about: "the destination's name" },
+        { name: 'disabled', about: 'create the destination disabled' },
+        { name: 'privacy-mode', about: 'forward only metadata, no request or response bodies' },
+        { name: 'sampling-rate', value: 'X', about: 'fraction of traffic forwarded, above 0 and at most 1' },
+        { name: 'api-key-hashes', value: 'H1,H2', about: "forward only these keys' traffic; every key's unless said" },
+        { name: 'filter-rules', value: 'JSON', about: 'which requests are forwarded, a JSON object' },
+      ],
+      run: async (values, { store, spec, now }) => {
+        await requireWorkspace(store, values.workspace);
+        const destination = await createDestination(
+          store,
+          loadDestinationTypeRules(spec),
+          {
+            workspaceId: values.workspace,
+            type: values.type,
+            name: values.name ?? null,
+            config: json<ConfigValues>(values.config, 'config'),
+            enabled: values.disabled !== true,
+            privacy_mode: values['privacy-mode'] === true,
+            ...(values['sampling-rate'] !== undefined && {
+              sampling_rate: number(values['sampling-rate'], 'sampling-rate'),
+            }),
+            ...(values['api-key-hashes'] !== undefined && {
+              api_key_hashes: values['api-key-hashes'].split(',').filter(Boolean),
+            }),
+            ...(values['filter-rules'] !== undefined && {
+              filter_rules: json(values['filter-rules'], 'filter-rules'),
+            }),
+          },
+          now,
+        );
+        return { id: destination.id, type: destination.type, workspace_id: destination.workspace_id };
+      },
+    }),
+    command({
+      name: 'add-preset-version',
+      about: "Add a version to a workspace's preset, creating the preset with its first version.",
+      options: [
+        workspace,
+        { name: 'slug', value: 'S', required: true, about: 'lower-case letters and digits, in words joined by - or _' },
+        { name: 'config', value: 'JSON', required: true, about: "the version's config, a JSON object" },
+        { name: 'creator-id', value: 'U', required: true, about: 'the user who created the version' },
+        { name: 'system-prompt', value: 'P', about: "the version's system prompt" },
+      ],
+      run: async (values, { store, now }) => {
+        await requireWorkspace(store, values.workspace);
+        const version = await addPresetVersion(
+          store,
+          {
+            workspaceId: values.workspace,
+            slug: values.slug,
+            config: json(values.config, 'config'),
+            creatorId: values['creator-id'],
+            systemPrompt: values['system-prompt'] ?? null,
+          },
+          now,
+        );
+        return { id: version.id, preset_id: version.preset_id, version: version.version };
+      },
+    }),
+    command({
+      name: 'record-usage',
+      about: "Add usage to a key's totals.",
+      options: [
+        { name: 'key-hash', value: 'H', required: true, about: "the key's hash, as create-key printed it" },
+        { name: 'amount', value: 'X', required: true, about: 'the usage, a number >= 0' },
+        { name: 'byok', about: "usage through the caller's own provider key (BYOK)" },
+        { name: 'at', value: 'ISO', about: 'when it happened, an ISO 8601 date-time; now unless said' },
+      ],
+      run: async (values, { store, now }) => {
+        const at = values.at === undefined ? now : new Date(values.at);
+        if (Number.isNaN(at.getTime())) throw new UsageError('--at must be an ISO 8601 timestamp');
+        const amount = number(values.amount, 'amount');
+        const keyHash = values['key-hash'];
+        if (!(await store.keys.findByHash(keyHash))) throw new RefusedError(`no key with hash ${keyHash}`);
+        await recordUsage(store, { keyHash, amount, byok: values.byok === true, at });
+        return { recorded: amount, byok: values.byok === true, at: at.toISOString() };
+      },
+    }),
+    command({
+      name: 'seed',
+      about: 'Create a demo workspace with keys, a destination and a preset.',
+      options: [
+        { name: 'demo', required: true, about: 'the demo workspace (the only seed there is)' },
+        { name: 'json', about: 'print the JSON on one line' },
+      ],
+      run: (_values, { store, spec, now }) => seedDemo(store, loadDestinationTypeRules(spec), now),
+    }),
+    command({
+      name: 'rotate-secrets-key',
+      about:
+        'Re-encrypt every secret under SECRETS_KEY; values sealed under SECRETS_KEY_PREVIOUS (comma-separated) are read, then resealed.',
+      options: [],
+      run: (_values, { store }) => store.destinations.resealAll(),
+    }),
+    { name: 'help', about: "Print the whole help, or one command's usage.", options: [], operand: '[command]' },
+  ];
+}
+
+/** Runs the command of the table the command line named; its result is printed as JSON. */
 export async function runCommand(
-  command: string,
-  values: Record<string, unknown>,
-  store: Store,
-  spec: OpenApiDocument,
-  warn: (line: string) => void,
+  commands: readonly CliCommand[],
+  name: string,
+  values: OptionValues,
+  context: CommandContext,
 ): Promise<unknown> {
-  const now = systemClock();
-  switch (command) {
-    case 'migrate':
-      return { migrated: true };
-    case 'create-workspace':
-      return store.workspaces.create(required(values, 'name'), now);
-    case 'list-workspaces':
-      return { workspaces: await store.workspaces.list() };
-    case 'create-key': {
-      await requireWorkspace(store, required(values, 'workspace'));
-      // Kind and reset are checked against the spec's enums by createKey.
-      const kind = (values.kind ?? 'standard') as KeyKind;
-      const limitReset = (values['limit-reset'] ?? null) as NewKeyInput['limitReset'];
-      const key = await createKey(
-        store,
-        {
-          workspaceId: required(values, 'workspace'),
-          name: required(values, 'name'),
-          kind,
-          limit: optionalNumber(values, 'limit') ?? null,
-          limitReset,
-          includeByokInLimit: values['include-byok'] === true,
-          disabled: values.disabled === true,
-          expiresAt: (values['expires-at'] as string | undefined) ?? null,
-          creatorUserId: (values['creator-user-id'] as string | undefined) ?? null,
-        },
-        now,
-      );
-      // Created all the same: an expired key is what a test of expiry needs, and it cannot be changed later.
-      if (key.expiresAt !== null && key.expiresAt <= now.toISOString())
-        warn(`the key is already expired (it expired at ${key.expiresAt}); it is created, but cannot authenticate`);
-      return { key: key.rawKey, hash: key.hash, kind, note: 'The key is shown once; only its hash is stored.' };
-    }
-    case 'disable-key':
-    case 'enable-key': {
-      const hash = required(values, 'hash');
-      if (!(await store.keys.setDisabled(hash, command === 'disable-key', now)))
-        throw new RefusedError(`no key with hash ${hash}`);
-      return { hash, disabled: command === 'disable-key' };
-    }
-    case 'create-destination': {
-      await requireWorkspace(store, required(values, 'workspace'));
-      const destination = await createDestination(
-        store,
-        loadDestinationTypeRules(spec),
-        {
-          workspaceId: required(values, 'workspace'),
-          type: required(values, 'type'),
-          name: (values.name as string | undefined) ?? null,
-          config: json<ConfigValues>(values, 'config'),
-          enabled: values.disabled !== true,
-          privacy_mode: values['privacy-mode'] === true,
-          ...(values['sampling-rate'] !== undefined && { sampling_rate: optionalNumber(values, 'sampling-rate') }),
-          ...(values['api-key-hashes'] !== undefined && {
-            api_key_hashes: String(values['api-key-hashes']).split(',').filter(Boolean),
-          }),
-          ...(values['filter-rules'] !== undefined && { filter_rules: json(values, 'filter-rules') }),
-        },
-        now,
-      );
-      return { id: destination.id, type: destination.type, workspace_id: destination.workspace_id };
-    }
-    case 'add-preset-version': {
-      await requireWorkspace(store, required(values, 'workspace'));
-      const version = await addPresetVersion(
-        store,
-        {
-          workspaceId: required(values, 'workspace'),
-          slug: required(values, 'slug'),
-          config: json(values, 'config'),
-          creatorId: required(values, 'creator-id'),
-          systemPrompt: (values['system-prompt'] as string | undefined) ?? null,
-        },
-        now,
-      );
-      return { id: version.id, preset_id: version.preset_id, version: version.version };
-    }
-    case 'record-usage': {
-      const at = values.at === undefined ? now : new Date(String(values.at));
-      if (Number.isNaN(at.getTime())) throw new UsageError('--at must be an ISO 8601 timestamp');
-      const amount = optionalNumber(values, 'amount');
-      if (amount === undefined) throw new UsageError('--amount is required');
-      const keyHash = required(values, 'key-hash');
-      if (!(await store.keys.findByHash(keyHash))) throw new RefusedError(`no key with hash ${keyHash}`);
-      await recordUsage(store, { keyHash, amount, byok: values.byok === true, at });
-      return { recorded: amount, byok: values.byok === true, at: at.toISOString() };
-    }
-    case 'rotate-secrets-key':
-      return store.destinations.resealAll();
-    case 'seed': {
-      if (values.demo !== true) throw new UsageError('--demo is required');
-      return seedDemo(store, loadDestinationTypeRules(spec), now);
-    }
-    default:
-      throw new UsageError(`unknown command ${JSON.stringify(command)}`);
-  }
+  const run = commands.find((known) => known.name === name)?.run;
+  if (!run) throw new UsageError(`unknown command ${JSON.stringify(name)}`);
+  return run(values, context);
 }

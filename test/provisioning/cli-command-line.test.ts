@@ -2,13 +2,8 @@
 // options, or the help and the usage errors it prints, each with the usage of its command alone.
 import { describe, expect, it } from 'vitest';
 import { type CommandLine, readCommandLine, usageError } from '../../server/provisioning/command-line.js';
-import {
-  type CliCommand,
-  cliCommands,
-  commandList,
-  commandUsage,
-  wholeUsage,
-} from '../../server/provisioning/usage.js';
+import { type CliCommand, cliCommands } from '../../server/provisioning/commands.js';
+import { commandList, commandUsage, wholeUsage } from '../../server/provisioning/usage.js';
 import { loadSpec, nodeAt } from '../../server/spec.js';
 
 const spec = loadSpec();
@@ -21,18 +16,24 @@ function command(name: string): CliCommand {
   return found;
 }
 
-/** The command with a value for each of its required options: what runs unless something else is wrong. */
-function complete(name: string): string[] {
+/**
+ * The command with a value for each of its required options (but the one left out): what runs unless
+ * something else is wrong.
+ */
+function complete(name: string, leftOut?: string): string[] {
   return [
     name,
     ...command(name).options.flatMap((option) =>
-      option.required ? [`--${option.name}`, ...(option.value ? ['v'] : [])] : [],
+      option.required && option.name !== leftOut ? [`--${option.name}`, ...(option.value ? ['v'] : [])] : [],
     ),
   ];
 }
 
 const optionsWithValues = commands.flatMap((known) =>
   known.options.filter((option) => option.value !== undefined).map((option) => [known.name, option.name] as const),
+);
+const requiredOptions = commands.flatMap((known) =>
+  known.options.filter((option) => option.required).map((option) => [known.name, option.name] as const),
 );
 const flags = commands.flatMap((known) =>
   known.options.filter((option) => option.value === undefined).map((option) => [known.name, option.name] as const),
@@ -108,6 +109,27 @@ describe('usage errors: one line, then the usage of that command alone, on stder
     [['record-usage', '--byok', '-3'], 'record-usage', 'unknown option -3'],
   ])('%j: %s', (argv, name, message) => {
     expect(read(argv)).toEqual(usageErrorOf(name, message));
+  });
+
+  it.each(requiredOptions)(
+    "%s without its required --%s: that line, then the command's usage from the table",
+    (name, option) => {
+      expect(read(complete(name, option))).toEqual(usageErrorOf(name, `--${option} is required`));
+    },
+  );
+
+  it.each(
+    requiredOptions.filter(([name, option]) => command(name).options.find((known) => known.name === option)?.value),
+  )('%s with an empty --%s: it is missing all the same', (name, option) => {
+    expect(read([...complete(name, option), `--${option}=`])).toEqual(usageErrorOf(name, `--${option} is required`));
+  });
+
+  it('the options are judged before what is missing, the first missing one said', () => {
+    expect(read(['create-key', '--bogus'])).toEqual(usageErrorOf('create-key', 'unknown option --bogus'));
+    expect(read(['create-key', '--name', 'Ops'])).toEqual(usageErrorOf('create-key', '--workspace is required'));
+    expect(read(['add-preset-version', '--workspace', 'w', '--slug', 's'])).toEqual(
+      usageErrorOf('add-preset-version', '--config is required'),
+    );
   });
 
   it('the first thing wrong is the one said', () => {

@@ -5,8 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FieldValidationError } from '../../server/domain/field-errors.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { readCommandLine } from '../../server/provisioning/command-line.js';
-import { runCommand, UsageError } from '../../server/provisioning/commands.js';
-import { cliCommands } from '../../server/provisioning/usage.js';
+import { cliCommands, runCommand, UsageError } from '../../server/provisioning/commands.js';
 import { nodeAt } from '../../server/spec.js';
 import { openStore, type Store } from '../../server/store/index.js';
 import { createTestDatabase } from '../support/database.js';
@@ -26,11 +25,18 @@ afterEach(async () => {
   await store.close();
 });
 
+const commands = cliCommands(spec);
+
 /** The command line read as the CLI reads it, then run. */
 function cli(argv: string[]): Promise<unknown> {
-  const line = readCommandLine(argv, cliCommands(spec));
+  const line = readCommandLine(argv, commands);
   if (!('run' in line)) throw new Error(`not a command to run: ${line.print}`);
-  return runCommand(line.run, line.values, store, spec, (warning) => warnings.push(warning));
+  return runCommand(commands, line.run, line.values, {
+    store,
+    spec,
+    now: new Date(),
+    warn: (warning) => warnings.push(warning),
+  });
 }
 
 async function refusal(argv: string[]): Promise<unknown> {
@@ -69,14 +75,63 @@ describe('input refused in the words of every other refusal', () => {
   });
 });
 
-describe('usage errors a command finds, in the words of the others', () => {
+describe('every command of the table runs', () => {
+  /** For each command the table runs, its arguments and some of what it prints. */
+  const runs: Record<string, (hash: string) => [string[], unknown]> = {
+    migrate: () => [[], { migrated: true }],
+    'create-workspace': () => [['--name', 'Acme'], { name: 'Acme' }],
+    'list-workspaces': () => [[], { workspaces: [expect.objectContaining({ id: workspaceId })] }],
+    'create-key': () => [['--workspace', workspaceId, '--name', 'Ops'], { kind: 'standard' }],
+    'disable-key': (hash) => [['--hash', hash], { hash, disabled: true }],
+    'enable-key': (hash) => [['--hash', hash], { hash, disabled: false }],
+    'create-destination': () => [
+      ['--workspace', workspaceId, '--type', 'webhook', '--config', '{"url":"https://example.com/hook"}'],
+      { type: 'webhook', workspace_id: workspaceId },
+    ],
+    'add-preset-version': () => [
+      ['--workspace', workspaceId, '--slug', 'support', '--config', '{"model":"m"}', '--creator-id', 'u'],
+      { version: 1 },
+    ],
+    'record-usage': (hash) => [['--key-hash', hash, '--amount', '1.5'], { recorded: 1.5, byok: false }],
+    seed: () => [['--demo'], { management_key: expect.any(String) }],
+    'rotate-secrets-key': () => [[], { resealed: 0 }],
+  };
+
+  it('help alone is answered by the command line, never run; every other command is run here', () => {
+    expect(commands.filter((known) => !known.run).map((known) => known.name)).toEqual(['help']);
+    expect(Object.keys(runs).sort()).toEqual(
+      commands
+        .filter((known) => known.run)
+        .map((known) => known.name)
+        .sort(),
+    );
+  });
+
+  it.each(commands.filter((known) => known.run).map((known) => [known.name]))('%s', async (name) => {
+    const { hash } = (await cli(createKey())) as { hash: string };
+    const [argv, printed] = runs[name]?.(hash) ?? [[], undefined];
+    expect(await cli([name, ...argv])).toMatchObject(printed as object);
+  });
+});
+
+describe('usage errors a command finds in a value, in the words of the others', () => {
   it.each([
-    [['create-workspace'], '--name is required'],
-    [['seed'], '--demo is required'],
-    [['record-usage', '--key-hash', 'h'], '--amount is required'],
     [['record-usage', '--key-hash', 'h', '--amount', 'ten'], '--amount must be a number'],
+    [['record-usage', '--key-hash', 'h', '--amount', '1', '--at', 'noon'], '--at must be an ISO 8601 timestamp'],
+    [['create-key', '--workspace', '{workspace}', '--name', 'Ops', '--limit', ' '], '--limit must be a number'],
+    [
+      ['create-destination', '--workspace', '{workspace}', '--type', 'webhook', '--config', '{'],
+      '--config must be valid JSON',
+    ],
   ])('%j: %s', async (argv, message) => {
-    await expect(cli(argv)).rejects.toEqual(new UsageError(message));
+    const given = argv.map((word) => (word === '{workspace}' ? workspaceId : word));
+    await expect(cli(given)).rejects.toEqual(new UsageError(message));
+  });
+
+  it('a command the table does not run is a usage error', async () => {
+    await expect(
+      runCommand(commands, 'help', {}, { store, spec, now: new Date(), warn: () => undefined }),
+    ).rejects.toEqual(new UsageError('unknown command "help"'));
   });
 });
 

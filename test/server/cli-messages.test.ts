@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { cliCommands, commandUsage } from '../../server/provisioning/usage.js';
+import { cliCommands } from '../../server/provisioning/commands.js';
+import { commandUsage } from '../../server/provisioning/usage.js';
 import { loadSpec, nodeAt } from '../../server/spec.js';
 import { projectRoot, runEntry } from '../support/process.js';
 
