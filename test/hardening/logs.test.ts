@@ -1,6 +1,5 @@
 // A whole session of requests, errors included, then a search of its logs for every secret used.
 import { connect } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDestination } from '../../server/provisioning/index.js';
 import { call, destinationTypes, startTestServer } from '../support/server.js';
@@ -97,14 +96,19 @@ describe('request logs', () => {
   });
 
   it('logs a request the client abandoned before the answer, as a warning marked aborted', async () => {
-    // Authentication is slowed down, so that the client is gone before the answer is written.
+    // Authentication waits until the test lets it go, so that the client is gone before the answer is written.
+    let lookupStarted: () => void = () => undefined;
+    const looking = new Promise<void>((resolve) => (lookupStarted = resolve));
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
     const slow = await startTestServer({
       store: (store) => ({
         ...store,
         keys: {
           ...store.keys,
           findByHash: async (hash) => {
-            await sleep(300);
+            lookupStarted();
+            await released;
             return store.keys.findByHash(hash);
           },
         },
@@ -117,12 +121,13 @@ describe('request logs', () => {
       socket.write(
         `GET /api/v1/presets/none/versions HTTP/1.1\r\nHost: t\r\nX-Request-Id: abandoned-1\r\nAuthorization: Bearer ${WRONG_KEY}\r\n\r\n`,
       );
-      await sleep(50);
+      await looking;
       socket.destroy();
       await expect
         .poll(() => slow.logs.find((entry) => (entry.req as { id?: string } | undefined)?.id === 'abandoned-1'))
         .toMatchObject({ level: 40, aborted: true });
     } finally {
+      release();
       await slow.close();
     }
   });

@@ -2,7 +2,7 @@
 // SQL, checked at preparation), and, on SQLite, running straight on the driver beside Kysely on the
 // same connection, never inside a transaction Kysely has open, nor seeing what it has not committed.
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KeyKind } from '../../server/domain/api-keys.js';
@@ -44,6 +44,14 @@ const newKey = (hash: string) => ({
   include_byok_in_limit: false,
 });
 
+/**
+ * A few turns of the event loop: the embedded database answers synchronously, so a statement that
+ * did not wait has settled by then; one that waits stays pending, however long it is given.
+ */
+async function turnsOfTheEventLoop(): Promise<void> {
+  for (let turn = 0; turn < 5; turn++) await nextTurn();
+}
+
 describe('queries compiled once', () => {
   it('put each call’s arguments where the arguments were, constants left as written', async () => {
     const key = await store.keys.create(newKey('a'.repeat(64)), new Date());
@@ -71,6 +79,8 @@ describe('queries compiled once', () => {
     const hash = 'b'.repeat(64);
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
+    let transactionOpen: () => void = () => undefined;
+    const isOpen = new Promise<void>((resolve) => (transactionOpen = resolve));
     const transaction = opened.db
       .transaction()
       .execute(async (trx) => {
@@ -85,15 +95,16 @@ describe('queries compiled once', () => {
             updated_at: null,
           })
           .execute();
+        transactionOpen();
         await held;
         throw new Error('rolled back');
       })
       .catch((err: Error) => err.message);
-    await sleep(10);
+    await isOpen;
 
     let read: unknown = 'pending';
     const reading = store.keys.findByHash(hash).then((row) => (read = row));
-    await sleep(20);
+    await turnsOfTheEventLoop();
     expect(read).toBe('pending');
 
     release();
@@ -109,6 +120,8 @@ describe('queries compiled once', () => {
     );
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
+    let transactionOpen: () => void = () => undefined;
+    const isOpen = new Promise<void>((resolve) => (transactionOpen = resolve));
     const transaction = opened.db
       .transaction()
       .execute(async (trx) => {
@@ -117,18 +130,19 @@ describe('queries compiled once', () => {
           .set({ name: 'never committed' })
           .where('id', '=', destination.id)
           .execute();
+        transactionOpen();
         await held;
         throw new Error('rolled back');
       })
       .catch((err: Error) => err.message);
-    await sleep(10);
+    await isOpen;
 
     let done = false;
     const rulesOf = (type: DestinationType) => configRulesOf(loadDestinationTypeRules(loadSpec()), type);
     const updating = store.destinations
       .update(workspaceId, destination.id, new Date(), { changes: { sampling_rate: 0.5 } }, rulesOf)
       .finally(() => (done = true));
-    await sleep(20);
+    await turnsOfTheEventLoop();
     expect(done).toBe(false);
 
     release();
