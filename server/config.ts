@@ -138,7 +138,7 @@ function parseNonNegativeInteger(value: string | undefined, name: string, fallba
   return number;
 }
 
-export function decodeSecretsKey(value: string, source: string): Buffer {
+function decodeSecretsKey(value: string, source: string): Buffer {
   // Stryker disable next-line MethodExpression: equivalent, see mutation/equivalents.md#base64-skips-whitespace
   const key = Buffer.from(value.trim(), 'base64');
   if (key.length !== 32)

@@ -100,9 +100,6 @@ export interface PipelineDeps {
   tracing?: RequestTracing;
 }
 
-/** The request validator's package: the server's (patched at install); the benchmark's ladder gives the released one. */
-export type ValidatorPackage = Pick<typeof OpenApiValidator, 'middleware'>;
-
 /** express-openapi-validator as this server runs it; the benchmark's validator baseline runs it alike. */
 export function validatorOptions(spec: OpenApiDocument, validateResponses: boolean): OpenApiValidatorOpts {
   return {
@@ -161,14 +158,13 @@ export function requestPipeline(
   operations: readonly BoundOperation[],
   operationDeps: OperationDeps,
   specAjv: Ajv2020,
-  validator: ValidatorPackage = OpenApiValidator,
 ): Layer[] {
   const { store, clock, logger, spec, metrics, corsOrigins = [] } = deps;
   const rateLimit = metrics ? { ...deps.rateLimit, onRefused: () => metrics.refused('rate_limit') } : deps.rateLimit;
   const authFailureLimit = metrics
     ? { ...deps.authFailureLimit, onRefused: () => metrics.refused('auth_failures') }
     : deps.authFailureLimit;
-  const validatorHandlers = validator.middleware(validatorOptions(spec, deps.validateResponses));
+  const validatorHandlers = OpenApiValidator.middleware(validatorOptions(spec, deps.validateResponses));
   const validatorTimer = deps.tracing?.stage('validator');
   return [
     // First, so that the request's span holds everything the server does for it.

@@ -20,7 +20,13 @@ import { requestValidationErrors } from '../../server/http/validation-errors.js'
 import { warmUp } from '../../server/http/warm-up.js';
 import { bindOperations } from '../../server/operations/bind.js';
 import { operationHandlers } from '../../server/operations/index.js';
-import { mountPipeline, type PipelineDeps, requestPipeline } from '../../server/request-pipeline.js';
+import {
+  type Layer,
+  mountPipeline,
+  type PipelineDeps,
+  requestPipeline,
+  validatorOptions,
+} from '../../server/request-pipeline.js';
 import { createSpecAjv, loadSpec } from '../../server/spec.js';
 import { openStore } from '../../server/store/index.js';
 import { startServerTracing } from '../../server/telemetry/server-tracing.js';
@@ -55,6 +61,12 @@ const deps: PipelineDeps = {
   probePaths: [],
 };
 
+/** The validator's layer as the server mounts it, with the validator as released. */
+function releasedValidatorLayer(): Layer {
+  const handlers = releasedValidator.middleware(validatorOptions(spec, deps.validateResponses));
+  return { name: 'validator', stage: 'checks', attach: ({ checks }) => checks.use(handlers) };
+}
+
 /** The server's pipeline up to the rung's layer, then the constant answer. */
 function prefixApp({ upTo, releasedValidator: released }: Rung): express.Express {
   const app = express();
@@ -65,7 +77,9 @@ function prefixApp({ upTo, releasedValidator: released }: Rung): express.Express
     const operations = bindOperations(spec, operationHandlers);
     const operationDeps = { store, clock: systemClock, destinationTypes: loadDestinationTypeRules(spec) };
     const specAjv = createSpecAjv(spec);
-    const layers = requestPipeline(deps, operations, operationDeps, specAjv, released ? releasedValidator : undefined);
+    const layers = requestPipeline(deps, operations, operationDeps, specAjv).map((layer) =>
+      released && layer.name === 'validator' ? releasedValidatorLayer() : layer,
+    );
     const end = layers.findIndex((layer) => layer.name === upTo);
     mountPipeline(app, spec, layers.slice(0, end + 1));
   }

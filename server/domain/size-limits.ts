@@ -45,7 +45,7 @@ function containerTypesOf(schema: JsonObject): readonly string[] {
  * the alternatives that take arrays (within those of one of them), an object those that take
  * objects; a value of another type gets none. So a body the whole schema accepts always passes.
  */
-export function sizesOnly(schema: unknown, resolve: Resolve, unknownKept: number): unknown {
+function sizesOnly(schema: unknown, resolve: Resolve, unknownKept: number): unknown {
   if (!isObject(schema)) return {};
   const sizes = (child: unknown) => sizesOnly(child, resolve, unknownKept);
   const kept: JsonObject = {};

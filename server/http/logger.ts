@@ -16,7 +16,7 @@ export const LOG_FLUSH_MS = 250;
  * While stdout's reader does not read, lines wait up to this many bytes; past it they are dropped,
  * so that a stalled log collector neither stalls the server nor grows its memory.
  */
-export const LOG_BACKLOG_LIMIT_BYTES = 8 * 1024 * 1024;
+const LOG_BACKLOG_LIMIT_BYTES = 8 * 1024 * 1024;
 
 /** Pretty only for a terminal outside production: a pipe, a file or a production host always gets JSON. */
 export function logFormat({ stdoutIsTTY, nodeEnv }: { stdoutIsTTY: boolean; nodeEnv: string }): LogFormat {
@@ -55,7 +55,7 @@ export async function createLogger(level: string, format: LogFormat, destination
 }
 
 /** How long an exit waits for the log's writes to finish: a stdout nobody reads holds it no longer. */
-export const EXIT_FLUSH_TIMEOUT_MS = 5000;
+const EXIT_FLUSH_TIMEOUT_MS = 5000;
 
 /**
  * Calls `then` once every line logged so far has been written, in order, or after `timeoutMs` when
