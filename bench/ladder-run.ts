@@ -22,6 +22,7 @@ import {
   machine,
   onEachDatabase,
   progressLog,
+  RUN_OPTIONS,
   seededSubject,
 } from './subject-setup.js';
 
@@ -108,12 +109,7 @@ async function climbLadder(
 export async function main(argv: string[]): Promise<number> {
   const parsed = parseArgsOrMessage({
     args: argv,
-    options: {
-      quick: { type: 'boolean' },
-      json: { type: 'boolean' },
-      rungs: { type: 'string' },
-      rounds: { type: 'string' },
-    },
+    options: RUN_OPTIONS,
   });
   if (typeof parsed === 'string') {
     console.error(parsed);

@@ -18,7 +18,7 @@ import { measureSubject } from './measure-subject.js';
 import { type Results, resultsTable, writeTableOfRecord } from './report.js';
 import { measureStartup, runToEnd } from './shared/processes.js';
 import { median } from './shared/stats.js';
-import { benchSettings, machine, onEachDatabase, progressLog } from './subject-setup.js';
+import { benchSettings, machine, onEachDatabase, progressLog, RUN_OPTIONS } from './subject-setup.js';
 
 /** The client's overhead in processes of its own, so that the harness's heap stays out of the timings. */
 async function clientOverhead(quick: boolean): Promise<Results['client']> {
@@ -36,14 +36,7 @@ async function clientOverhead(quick: boolean): Promise<Results['client']> {
 export async function main(argv: string[]): Promise<number> {
   const parsed = parseArgsOrMessage({
     args: argv,
-    options: {
-      quick: { type: 'boolean' },
-      json: { type: 'boolean' },
-      ladder: { type: 'boolean' },
-      hostile: { type: 'boolean' },
-      rungs: { type: 'string' },
-      rounds: { type: 'string' },
-    },
+    options: { ...RUN_OPTIONS, ladder: { type: 'boolean' }, hostile: { type: 'boolean' } },
   });
   if (typeof parsed === 'string') {
     console.error(parsed);

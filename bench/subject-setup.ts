@@ -13,6 +13,14 @@ export interface BenchSettings extends LoadSettings {
   bigCount: number;
 }
 
+/** The options of a run of the benchmark and of its ladder (`npm run bench` hands them on to the ladder's run). */
+export const RUN_OPTIONS = {
+  quick: { type: 'boolean' },
+  json: { type: 'boolean' },
+  rungs: { type: 'string' },
+  rounds: { type: 'string' },
+} as const;
+
 export function benchSettings(quick: boolean, rounds: number): BenchSettings {
   return quick
     ? { rounds, durationSec: 1, connections: 8, bigCount: 100_000, latencySamples: 150, ladderRequests: 3000 }

@@ -4,20 +4,15 @@
 // rung it adds to (bench/ladder-rungs.ts).
 // Usage: ladder.ts <rung> <bodies.json> <database-url>, with BENCH_SECRETS_KEY (hex) set.
 import './cpu-probe.js';
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import express from 'express';
 import * as releasedValidator from 'express-openapi-validator-released';
-import pino from 'pino';
 import { createApp } from '../../server/app.js';
 import { loadDestinationTypeRules } from '../../server/domain/destination-config-rules.js';
-import { createSecretBox } from '../../server/domain/secrets.js';
 import { systemClock } from '../../server/domain/time.js';
 import { envelopeBounds, errorHandler } from '../../server/http/errors.js';
 import { createMetrics } from '../../server/http/metrics.js';
 import { UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
 import { requestValidationErrors } from '../../server/http/validation-errors.js';
-import { warmUp } from '../../server/http/warm-up.js';
 import { bindOperations } from '../../server/operations/bind.js';
 import { operationHandlers } from '../../server/operations/index.js';
 import {
@@ -28,10 +23,10 @@ import {
   validatorOptions,
 } from '../../server/request-pipeline.js';
 import { createSpecAjv, loadSpec } from '../../server/spec.js';
-import { openStore } from '../../server/store/index.js';
 import { startServerTracing } from '../../server/telemetry/server-tracing.js';
 import { loadTracingSettings } from '../../server/telemetry/settings.js';
 import { LADDER, type Rung } from '../ladder-rungs.js';
+import { benchLogger, openBenchStore, serveOnLoopback } from './app-server.js';
 import { constantAnswerHandler, readConstantAnswers } from './constant-answers.js';
 
 const [rungArg = '', bodiesFile = '', databaseUrl = ''] = process.argv.slice(2);
@@ -40,16 +35,13 @@ if (!rung) throw new Error(`unknown rung ${rungArg}; one of ${LADDER.map((r) => 
 
 const constantAnswer = constantAnswerHandler(readConstantAnswers(bodiesFile));
 const spec = loadSpec();
-const logger = pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: true }));
+const logger = benchLogger;
 // As main.ts starts it, from the OTEL_* variables the ladder's runner sets (its own sink as the collector).
 const tracingSettings = rung.server === 'with tracing' ? loadTracingSettings(process.env) : undefined;
 if (rung.server === 'with tracing' && !tracingSettings)
   throw new Error('the traced rung needs OTEL_TRACES_EXPORTER=otlp');
 const tracing = tracingSettings && startServerTracing(tracingSettings, spec, logger, () => undefined);
-const store = await openStore(databaseUrl, createSecretBox(Buffer.from(process.env.BENCH_SECRETS_KEY ?? '', 'hex')), {
-  poolSize: 10,
-  ...(tracing && { wrapDriver: tracing.driver }),
-});
+const store = await openBenchStore(databaseUrl, tracing);
 const deps: PipelineDeps = {
   store,
   clock: systemClock,
@@ -101,11 +93,4 @@ const app = rung.server
       ...(tracing && { tracing: tracing.requests }),
     })
   : prefixApp(rung);
-await warmUp(app, spec);
-const server = app.listen(0, '127.0.0.1');
-await once(server, 'listening');
-console.log(JSON.stringify({ port: (server.address() as AddressInfo).port }));
-process.on('SIGTERM', () => {
-  server.close();
-  void store.close().then(() => process.exit(0));
-});
+await serveOnLoopback(app, spec, store);

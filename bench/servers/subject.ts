@@ -5,22 +5,17 @@
 // BENCH_METRICS=1 adds the Prometheus metrics, as METRICS_PORT does; the OTEL_* variables turn
 // tracing on, as they do for the server.
 import './cpu-probe.js';
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
-import pino from 'pino';
 import { createApp } from '../../server/app.js';
-import { createSecretBox } from '../../server/domain/secrets.js';
 import { systemClock } from '../../server/domain/time.js';
 import { createMetrics } from '../../server/http/metrics.js';
 import { UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
-import { warmUp } from '../../server/http/warm-up.js';
 import { loadSpec } from '../../server/spec.js';
-import { openStore } from '../../server/store/index.js';
 import { loadTracingSettings } from '../../server/telemetry/settings.js';
+import { benchLogger, openBenchStore, serveOnLoopback } from './app-server.js';
 
 const [databaseUrl = ''] = process.argv.slice(2);
 const spec = loadSpec();
-const logger = pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: true }));
+const logger = benchLogger;
 const tracingSettings = loadTracingSettings(process.env);
 const tracing =
   tracingSettings &&
@@ -30,10 +25,7 @@ const tracing =
     logger,
     () => undefined,
   );
-const store = await openStore(databaseUrl, createSecretBox(Buffer.from(process.env.BENCH_SECRETS_KEY ?? '', 'hex')), {
-  poolSize: 10,
-  ...(tracing && { wrapDriver: tracing.driver }),
-});
+const store = await openBenchStore(databaseUrl, tracing);
 const app = createApp({
   store,
   clock: systemClock,
@@ -47,11 +39,4 @@ const app = createApp({
   ...(process.env.BENCH_METRICS === '1' && { metrics: createMetrics(spec, () => store.poolFigures()) }),
   ...(tracing && { tracing: tracing.requests }),
 });
-await warmUp(app, spec);
-const server = app.listen(0, '127.0.0.1');
-await once(server, 'listening');
-console.log(JSON.stringify({ port: (server.address() as AddressInfo).port }));
-process.on('SIGTERM', () => {
-  server.close();
-  void store.close().then(() => process.exit(0));
-});
+await serveOnLoopback(app, spec, store);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { expect } from 'vitest';
 import { matchOf, type OperationMatch } from '../../server/http/request-context.js';
-import { createSpecAjv, type OpenApiDocument, type SpecOperation } from '../../server/spec.js';
+import { createSpecAjv, type OpenApiDocument } from '../../server/spec.js';
 import { bodySchemaPointers, COVERAGE_DIR, type Exercised, oneOfAlternatives } from './items.js';
 
 const records: Exercised[] = [];

@@ -18,15 +18,6 @@ function getKeyOperation(copy: OpenApiDocument): OpenApiOperation {
   return operation;
 }
 
-/** Moves the item of GET /keys/{hash} to another path template. */
-function withKeyPath(template: string): OpenApiDocument {
-  return specWith((copy) => {
-    const item = copy.paths['/keys/{hash}'];
-    delete copy.paths['/keys/{hash}'];
-    if (item) copy.paths[template] = item;
-  });
-}
-
 const mismatch = (problems: string) => `openapi.yaml and server/operations do not match: ${problems}`;
 
 /** The whole message of the ContractError that binding the document throws. */

@@ -16,6 +16,11 @@ export interface Listening {
 export async function listenOnLoopback(app: RequestListener): Promise<Listening> {
   const server = createServer(app).listen(0, '127.0.0.1');
   await once(server, 'listening');
+  return listening(server);
+}
+
+/** A server listening on loopback, as the tests use it; closing it drops the connections still open. */
+function listening(server: Server): Listening {
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     server,
@@ -34,12 +39,5 @@ export async function listenWithHttpServer(app: Express, limits: Partial<Connect
     keepAliveTimeoutMs: 5_000,
     ...limits,
   });
-  return {
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    server,
-    async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
+  return listening(server);
 }
