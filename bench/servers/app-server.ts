@@ -7,12 +7,27 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import pino from 'pino';
 import { createSecretBox } from '../../server/domain/secrets.js';
+import { systemClock } from '../../server/domain/time.js';
+import { UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
 import { warmUp } from '../../server/http/warm-up.js';
 import type { OpenApiDocument } from '../../server/spec.js';
 import { openStore, type Store } from '../../server/store/index.js';
 import type { ServerTracing } from '../../server/telemetry/server-tracing.js';
 
 export const benchLogger = pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: true }));
+
+/** What the app is built on, as in production (requests validated, responses not), with no rate limit in the way. */
+export function benchDeps(store: Store, spec: OpenApiDocument) {
+  return {
+    store,
+    clock: systemClock,
+    logger: benchLogger,
+    spec,
+    validateResponses: false,
+    rateLimit: UNREACHABLE_RATE_LIMIT,
+    authFailureLimit: UNREACHABLE_RATE_LIMIT,
+  };
+}
 
 /** The seeded database, with the secrets key the seeding process was given. */
 export function openBenchStore(databaseUrl: string, tracing: ServerTracing | undefined): Promise<Store> {

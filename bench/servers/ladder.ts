@@ -11,7 +11,6 @@ import { loadDestinationTypeRules } from '../../server/domain/destination-config
 import { systemClock } from '../../server/domain/time.js';
 import { envelopeBounds, errorHandler } from '../../server/http/errors.js';
 import { createMetrics } from '../../server/http/metrics.js';
-import { UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
 import { requestValidationErrors } from '../../server/http/validation-errors.js';
 import { bindOperations } from '../../server/operations/bind.js';
 import { operationHandlers } from '../../server/operations/index.js';
@@ -26,7 +25,7 @@ import { createSpecAjv, loadSpec } from '../../server/spec.js';
 import { startServerTracing } from '../../server/telemetry/server-tracing.js';
 import { loadTracingSettings } from '../../server/telemetry/settings.js';
 import { LADDER, type Rung } from '../ladder-rungs.js';
-import { benchLogger, openBenchStore, serveOnLoopback } from './app-server.js';
+import { benchDeps, benchLogger, openBenchStore, serveOnLoopback } from './app-server.js';
 import { constantAnswerHandler, readConstantAnswers } from './constant-answers.js';
 
 const [rungArg = '', bodiesFile = '', databaseUrl = ''] = process.argv.slice(2);
@@ -42,16 +41,7 @@ if (rung.server === 'with tracing' && !tracingSettings)
   throw new Error('the traced rung needs OTEL_TRACES_EXPORTER=otlp');
 const tracing = tracingSettings && startServerTracing(tracingSettings, spec, logger, () => undefined);
 const store = await openBenchStore(databaseUrl, tracing);
-const deps: PipelineDeps = {
-  store,
-  clock: systemClock,
-  logger,
-  spec,
-  validateResponses: false,
-  rateLimit: UNREACHABLE_RATE_LIMIT,
-  authFailureLimit: UNREACHABLE_RATE_LIMIT,
-  probePaths: [],
-};
+const deps: PipelineDeps = { ...benchDeps(store, spec), probePaths: [] };
 
 /** The validator's layer as the server mounts it, with the validator as released. */
 function releasedValidatorLayer(): Layer {

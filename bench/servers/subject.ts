@@ -6,12 +6,11 @@
 // tracing on, as they do for the server.
 import './cpu-probe.js';
 import { createApp } from '../../server/app.js';
-import { systemClock } from '../../server/domain/time.js';
 import { createMetrics } from '../../server/http/metrics.js';
 import { UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
 import { loadSpec } from '../../server/spec.js';
 import { loadTracingSettings } from '../../server/telemetry/settings.js';
-import { benchLogger, openBenchStore, serveOnLoopback } from './app-server.js';
+import { benchDeps, benchLogger, openBenchStore, serveOnLoopback } from './app-server.js';
 
 const [databaseUrl = ''] = process.argv.slice(2);
 const spec = loadSpec();
@@ -27,12 +26,7 @@ const tracing =
   );
 const store = await openBenchStore(databaseUrl, tracing);
 const app = createApp({
-  store,
-  clock: systemClock,
-  logger,
-  spec,
-  validateResponses: false,
-  rateLimit: UNREACHABLE_RATE_LIMIT,
+  ...benchDeps(store, spec),
   authFailureLimit: process.env.BENCH_AUTH_FAILURE_LIMIT
     ? { windowMs: 60_000, limit: Number(process.env.BENCH_AUTH_FAILURE_LIMIT) }
     : UNREACHABLE_RATE_LIMIT,
