@@ -9,7 +9,7 @@ import { removalOfDeprecated, stabilityIncluded } from './lifecycle.js';
 import { compareOperations } from './operation-compare.js';
 import { allOperations, pairOperations, pathTemplate } from './operations.js';
 import { recordRef } from './schema-refs.js';
-import { compareSecurity, compareSecuritySchemes, type Security } from './security-compare.js';
+import { compareSecurity, compareSecuritySchemes } from './security-compare.js';
 
 export type { Change };
 export { documentationChanges };
@@ -31,14 +31,7 @@ function compareRemoved(operation: string, was: Json, pathKept: boolean, finding
 
 /** What belongs to the whole document: global security, security schemes, schemas, webhooks. */
 function compareDocument(before: Json, after: Json, needsCredentialsNow: boolean, findings: Findings): void {
-  compareSecurity(
-    (before.security ?? []) as Security,
-    (after.security ?? []) as Security,
-    'api-global-security',
-    undefined,
-    findings,
-    needsCredentialsNow,
-  );
+  compareSecurity(before, after, 'api-global-security', undefined, findings, needsCredentialsNow);
   compareSecuritySchemes(before, after, findings);
   const schemas = (document: Json) => ((document.components as Json | undefined)?.schemas ?? {}) as Json;
   for (const name of Object.keys(schemas(before)))

@@ -5,6 +5,7 @@
 import type { Findings } from './findings.js';
 
 type Json = Record<string, unknown>;
+type Add = (id: string, what: string) => void;
 
 const STABILITY = ['draft', 'alpha', 'beta', 'stable'];
 
@@ -75,25 +76,55 @@ export function removalOfDeprecated(
   return sunset.getTime() > Date.now() ? ids.beforeSunset : undefined;
 }
 
-export function compareOperationLifecycle(before: Json, after: Json, operation: string, findings: Findings): void {
-  const add = (id: string, what: string) => findings.add(id, operation, operation, what);
+/** The rule ids of an item's deprecation and sunset changes: an operation's, or a parameter's. */
+interface DeprecationRules {
+  reactivated: string;
+  deprecated: string;
+  /** Deprecated with a sunset to come; without an id of its own, it is `deprecated`. */
+  withSunset?: string;
+  sunsetUnreadable: string;
+  sunsetPassed: string;
+  /** The ids of compareSunsets, for an item that stays deprecated. */
+  sunsetChanged: [deleted: string, earlier: string, unreadable: string];
+}
+
+const OPERATION_DEPRECATION: DeprecationRules = {
+  reactivated: 'endpoint-reactivated',
+  deprecated: 'endpoint-deprecated',
+  withSunset: 'endpoint-deprecated-with-sunset',
+  sunsetUnreadable: 'api-deprecated-sunset-parse',
+  sunsetPassed: 'api-sunset-date-too-small',
+  sunsetChanged: ['sunset-deleted', 'api-sunset-date-changed-too-small', 'api-path-sunset-parse'],
+};
+
+const PARAMETER_DEPRECATION: DeprecationRules = {
+  reactivated: 'request-parameter-reactivated',
+  deprecated: 'request-parameter-deprecated',
+  sunsetUnreadable: 'request-parameter-sunset-parse',
+  sunsetPassed: 'request-parameter-sunset-date-too-small',
+  sunsetChanged: [
+    'request-parameter-sunset-deleted',
+    'request-parameter-sunset-date-changed-too-small',
+    'request-parameter-sunset-parse',
+  ],
+};
+
+/** Deprecated or reactivated, with what the sunset says; or, still deprecated, its sunset changed. */
+function compareDeprecation(before: Json, after: Json, rules: DeprecationRules, add: Add): void {
   if (Boolean(before.deprecated) !== Boolean(after.deprecated)) {
     const sunset = deprecationSunset(after);
-    if (!after.deprecated) add('endpoint-reactivated', 'no longer deprecated');
-    else if (sunset === 'unreadable')
-      add('api-deprecated-sunset-parse', `x-sunset ${String(after['x-sunset'])} unreadable`);
+    if (!after.deprecated) add(rules.reactivated, 'no longer deprecated');
+    else if (sunset === 'unreadable') add(rules.sunsetUnreadable, `x-sunset ${String(after['x-sunset'])} unreadable`);
     else if (sunset === 'passed')
-      add('api-sunset-date-too-small', `deprecated, sunset ${String(after['x-sunset'])} already past`);
-    else if (sunset === 'ahead')
-      add('endpoint-deprecated-with-sunset', `deprecated, sunset ${String(after['x-sunset'])}`);
-    else add('endpoint-deprecated', 'deprecated');
-  } else if (after.deprecated)
-    compareSunsets(
-      before,
-      after,
-      ['sunset-deleted', 'api-sunset-date-changed-too-small', 'api-path-sunset-parse'],
-      add,
-    );
+      add(rules.sunsetPassed, `deprecated, sunset ${String(after['x-sunset'])} already past`);
+    else if (sunset === 'ahead' && rules.withSunset)
+      add(rules.withSunset, `deprecated, sunset ${String(after['x-sunset'])}`);
+    else add(rules.deprecated, 'deprecated');
+  } else if (after.deprecated) compareSunsets(before, after, rules.sunsetChanged, add);
+}
+
+export function compareOperationLifecycle(before: Json, after: Json, operation: string, findings: Findings): void {
+  compareDeprecation(before, after, OPERATION_DEPRECATION, (id, what) => findings.add(id, operation, operation, what));
 }
 
 /** Whether oasdiff's default stability threshold (beta) takes in an operation: no level, beta or stable. */
@@ -128,34 +159,15 @@ export function compareParameterLifecycle(
   where: string,
   findings: Findings,
 ): void {
-  const add = (id: string, what: string) => findings.add(id, operation, where, what);
-  if (Boolean(before.deprecated) !== Boolean(after.deprecated)) {
-    const sunset = deprecationSunset(after);
-    if (!after.deprecated) add('request-parameter-reactivated', 'no longer deprecated');
-    else if (sunset === 'unreadable')
-      add('request-parameter-sunset-parse', `x-sunset ${String(after['x-sunset'])} unreadable`);
-    else if (sunset === 'passed')
-      add('request-parameter-sunset-date-too-small', `deprecated, sunset ${String(after['x-sunset'])} already past`);
-    else add('request-parameter-deprecated', 'deprecated');
-  } else if (after.deprecated)
-    compareSunsets(
-      before,
-      after,
-      [
-        'request-parameter-sunset-deleted',
-        'request-parameter-sunset-date-changed-too-small',
-        'request-parameter-sunset-parse',
-      ],
-      add,
-    );
+  compareDeprecation(before, after, PARAMETER_DEPRECATION, (id, what) => findings.add(id, operation, where, what));
 }
 
 /** A sunset dropped from what stays deprecated, changed to or from one that can't be read, or moved earlier into the past. */
 function compareSunsets(
   before: Json,
   after: Json,
-  [deleted, earlier, unreadable]: [string, string, string],
-  add: (id: string, what: string) => void,
+  [deleted, earlier, unreadable]: DeprecationRules['sunsetChanged'],
+  add: Add,
 ): void {
   const [was, is] = [sunsetOf(before), sunsetOf(after)];
   if (was === undefined || before['x-sunset'] === after['x-sunset']) return;

@@ -130,13 +130,6 @@ export function compareOperations(
   compareResponses(before, after, operation, findings);
   const effective = (op: Json, document: Json) => (op.security ?? document.security ?? []) as Security;
   const nowRequired = effective(before, documents[0]).length === 0 && effective(after, documents[1]).length > 0;
-  compareSecurity(
-    (before.security ?? []) as Security,
-    (after.security ?? []) as Security,
-    'api-security',
-    operation,
-    findings,
-    nowRequired,
-  );
+  compareSecurity(before, after, 'api-security', operation, findings, nowRequired);
   return nowRequired;
 }

@@ -5,7 +5,14 @@
 // project rule where oasdiff has none for the subject (rules.ts), or not reported.
 import { type Change, Findings } from './findings.js';
 import { compareKeywords } from './schema-keywords.js';
-import { type Depth, type Report, reporterAt, type SchemaPlace } from './schema-place.js';
+import {
+  type Depth,
+  inside,
+  type Report,
+  reporterAt,
+  type SchemaComparison,
+  type SchemaPlace,
+} from './schema-place.js';
 import { compareProperties } from './schema-properties.js';
 import { sameSchema } from './schema-refs.js';
 import {
@@ -26,16 +33,21 @@ const isSchema = (value: unknown): value is Schema => typeof value === 'object' 
 const isJson = (mediaType: string | undefined) =>
   mediaType === undefined || mediaType === 'application/json' || mediaType.endsWith('+json');
 
+/** Compares the schema at the top of a place: a parameter's, or a body's of a media type. */
 export function compareSchemas(
   before: Schema | undefined,
   after: Schema | undefined,
   place: SchemaPlace,
   where: string,
   findings: Findings,
-  depth: Depth = { level: 0 },
 ): void {
+  compareAt(before, after, { place, where, findings, depth: { level: 0 }, compare: compareAt });
+}
+
+function compareAt(before: Schema | undefined, after: Schema | undefined, at: SchemaComparison): void {
   if (!before || !after || sameSchema(before, after)) return;
-  const { report } = reporterAt(place, depth, where, findings);
+  const { place, depth, where } = at;
+  const report = reporterAt(at);
   const strong = place.top === 'body' && isJson(place.mediaType);
   let typeKind = typeChangeKind(before, after, place.side, strong);
   if (typeKind?.startsWith('type-') && place.top === 'parameter') {
@@ -58,15 +70,14 @@ export function compareSchemas(
     report('wrapped-in-one-of', `wrapped in a oneOf of ${a.oneOf.length}`);
     return;
   }
-  compareKeywords(b, a, place, where, findings, depth, !isTypeList(b) && !isTypeList(a), compareSchemas);
+  compareKeywords(b, a, at, !isTypeList(b) && !isTypeList(a));
   if (place.top === 'parameter' && depth.level === 0) compareItemsMaxItems(b, a, report);
-  compareProperties(b, a, place, where, findings, depth, compareSchemas);
-  const inside = { ...depth, level: depth.level + 1 };
-  if (b.items && a.items) compareSchemas(b.items as Schema, a.items as Schema, place, `${where}[]`, findings, inside);
+  compareProperties(b, a, at);
+  if (b.items && a.items) compareAt(b.items as Schema, a.items as Schema, inside(at, `${where}[]`));
   // A map's values: the schema of every property the object does not name.
   const [valuesBefore, valuesAfter] = [b.additionalProperties, a.additionalProperties];
   if (isSchema(valuesBefore) && isSchema(valuesAfter))
-    compareSchemas(valuesBefore, valuesAfter, place, `${where}(additionalProperties)`, findings, inside);
+    compareAt(valuesBefore, valuesAfter, inside(at, `${where}(additionalProperties)`));
 }
 
 /**

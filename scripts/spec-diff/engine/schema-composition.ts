@@ -3,8 +3,7 @@
 // one on each side with each other; a `$ref` and an inline schema that validate alike (annotations
 // aside) are the same alternative written another way. Paired alternatives are compared; the rest
 // are added or removed.
-import type { Findings } from './findings.js';
-import { type Depth, type Recurse, reporterAt, type SchemaPlace } from './schema-place.js';
+import { inside, reporterAt, type SchemaComparison } from './schema-place.js';
 import { refAt, refName, sameSchema } from './schema-refs.js';
 import type { Schema } from './schema-types.js';
 
@@ -92,27 +91,18 @@ export function pairAlternatives(
 }
 
 /** allOf, anyOf or oneOf compared: each paired alternative in depth, the others added or removed. */
-export function compareComposition(
-  keyword: string,
-  rule: string,
-  b: Schema,
-  a: Schema,
-  place: SchemaPlace,
-  where: string,
-  findings: Findings,
-  depth: Depth,
-  compareSchemas: Recurse,
-): void {
+export function compareComposition(b: Schema, a: Schema, at: SchemaComparison, keyword: string, rule: string): void {
   const [listBefore, listAfter] = [(b[keyword] ?? []) as Schema[], (a[keyword] ?? []) as Schema[]];
   if (listBefore.length === 0 && listAfter.length === 0) return;
-  const { report } = reporterAt(place, depth, where, findings);
+  const report = reporterAt(at);
   const { pairs, removed, added } = pairAlternatives(listBefore, listAfter);
   const name = ({ schema, ref }: Alternative) =>
     ref ? refName(ref) : String(schema.title ?? schema.type ?? 'a schema');
-  // Numbered among the pairs that differ, in order, as the report's locator reads them.
+  // Numbered among the pairs that differ, in order, as the report's locator reads them. An
+  // alternative stands at the depth of the schema that lists it.
   const changed = pairs.filter(([was, is]) => !sameSchema(was.schema, is.schema));
   for (const [index, [was, is]] of changed.entries())
-    compareSchemas(was.schema, is.schema, place, `${where}(${keyword} ${index + 1})`, findings, depth);
+    at.compare(was.schema, is.schema, inside(at, `${at.where}(${keyword} ${index + 1})`, at.depth));
   for (const alternative of added)
     report(
       isAnnotationOnly(alternative.schema) ? `${rule}-added-annotation-only` : `${rule}-added`,

@@ -2,9 +2,8 @@
 // default and const, composition (allOf/anyOf/oneOf), discriminator, and the keywords oasdiff
 // checks for presence (if/then/else, contains, prefixItems, propertyNames, ...).
 import { isObject } from '../../../server/spec.js';
-import type { Findings } from './findings.js';
 import { compareComposition } from './schema-composition.js';
-import { type Depth, type Recurse, reporterAt, type SchemaPlace } from './schema-place.js';
+import { inside, type Report, reporterAt, type SchemaComparison } from './schema-place.js';
 import type { Schema } from './schema-types.js';
 
 // Each bound: its keyword, the name of its rules, and whether a larger value admits more.
@@ -44,22 +43,11 @@ const COMPOSITION: [keyword: string, rule: string][] = [
 ];
 
 const json = (value: unknown) => JSON.stringify(value);
-// oasdiff reads what a sub-schema (then, not, propertyNames, ...) says as it reads a property's schema.
-const inside = (depth: Depth): Depth => ({ ...depth, level: depth.level + 1 });
 const keysOf = (value: unknown) => (isObject(value) ? Object.keys(value) : []);
 
-export function compareKeywords(
-  b: Schema,
-  a: Schema,
-  place: SchemaPlace,
-  where: string,
-  findings: Findings,
-  depth: Depth,
-  withComposition: boolean,
-  compareSchemas: Recurse,
-): void {
-  const { report } = reporterAt(place, depth, where, findings);
-  const request = place.side === 'request';
+export function compareKeywords(b: Schema, a: Schema, at: SchemaComparison, withComposition: boolean): void {
+  const report = reporterAt(at);
+  const request = at.place.side === 'request';
 
   for (const [keyword, rule, largerAdmitsMore] of BOUNDS) {
     const [was, is] = [b[keyword], a[keyword]].map((v) => (typeof v === 'number' ? v : undefined));
@@ -98,35 +86,18 @@ export function compareKeywords(
 
   compareDiscriminators(b.discriminator, a.discriminator, report);
 
+  // Present on both sides, a sub-schema (then, not, propertyNames, ...) is read one level deeper, as
+  // oasdiff reads a property's schema.
   for (const [keyword, rule] of PRESENCE) {
     const [was, is] = [b[keyword], a[keyword]];
     if (json(was) === json(is)) continue;
     if (was === undefined) report(`${rule}-added`, `${keyword} added`);
     else if (is === undefined) report(`${rule}-removed`, `${keyword} removed`);
-    else if (isObject(was) && isObject(is))
-      compareSchemas(was, is, place, `${where}(${keyword})`, findings, inside(depth));
+    else if (isObject(was) && isObject(is)) at.compare(was, is, inside(at, `${at.where}(${keyword})`));
   }
 
-  compareNamedSchemas(
-    b.patternProperties,
-    a.patternProperties,
-    'pattern-property',
-    place,
-    where,
-    findings,
-    depth,
-    compareSchemas,
-  );
-  compareNamedSchemas(
-    b.dependentSchemas,
-    a.dependentSchemas,
-    'dependent-schema',
-    place,
-    where,
-    findings,
-    depth,
-    compareSchemas,
-  );
+  compareNamedSchemas(b.patternProperties, a.patternProperties, at, 'pattern-property');
+  compareNamedSchemas(b.dependentSchemas, a.dependentSchemas, at, 'dependent-schema');
   const [requiredBefore, requiredAfter] = [b.dependentRequired, a.dependentRequired];
   for (const name of new Set([...keysOf(requiredBefore), ...keysOf(requiredAfter)])) {
     const [was, is] = [(requiredBefore as Schema | undefined)?.[name], (requiredAfter as Schema | undefined)?.[name]];
@@ -135,12 +106,10 @@ export function compareKeywords(
     report(`dependent-required-${change}`, `dependentRequired ${name} ${change}`);
   }
 
-  if (withComposition)
-    for (const [keyword, rule] of COMPOSITION)
-      compareComposition(keyword, rule, b, a, place, where, findings, depth, compareSchemas);
+  if (withComposition) for (const [keyword, rule] of COMPOSITION) compareComposition(b, a, at, keyword, rule);
 }
 
-function compareValues(b: Schema, a: Schema, report: (kind: string, what: string) => void): void {
+function compareValues(b: Schema, a: Schema, report: Report): void {
   if (Array.isArray(b.enum) && Array.isArray(a.enum)) {
     const [was, is] = [b.enum.map(json), a.enum.map(json)];
     for (const value of was) if (!is.includes(value)) report('enum-value-removed', `enum value ${value} removed`);
@@ -161,7 +130,7 @@ function compareValues(b: Schema, a: Schema, report: (kind: string, what: string
   }
 }
 
-function compareDiscriminators(was: unknown, is: unknown, report: (kind: string, what: string) => void): void {
+function compareDiscriminators(was: unknown, is: unknown, report: Report): void {
   if (json(was) === json(is)) return;
   if (!isObject(was) || !isObject(is)) {
     report(
@@ -182,28 +151,16 @@ function compareDiscriminators(was: unknown, is: unknown, report: (kind: string,
   }
 }
 
-function compareNamedSchemas(
-  before: unknown,
-  after: unknown,
-  rule: string,
-  place: SchemaPlace,
-  where: string,
-  findings: Findings,
-  depth: Depth,
-  compareSchemas: Recurse,
-): void {
-  const { report } = reporterAt(place, depth, where, findings);
+function compareNamedSchemas(before: unknown, after: unknown, at: SchemaComparison, rule: string): void {
+  const report = reporterAt(at);
   for (const name of keysOf(after)) if (!keysOf(before).includes(name)) report(`${rule}-added`, `${name} added`);
   for (const name of keysOf(before)) {
     if (!keysOf(after).includes(name)) report(`${rule}-removed`, `${name} removed`);
     else
-      compareSchemas(
+      at.compare(
         (before as Record<string, Schema>)[name],
         (after as Record<string, Schema>)[name],
-        place,
-        `${where}(${name})`,
-        findings,
-        inside(depth),
+        inside(at, `${at.where}(${name})`),
       );
   }
 }

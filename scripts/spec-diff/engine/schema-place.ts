@@ -65,20 +65,37 @@ function ruleIdAt(place: SchemaPlace, depth: Depth, kind: string): string | unde
   return schemaRuleId(subject, kind);
 }
 
-export function reporterAt(place: SchemaPlace, depth: Depth, where: string, findings: Findings) {
-  const report: Report = (kind, what, at = where) => {
-    const id = ruleIdAt(place, depth, kind);
-    if (id) findings.add(id, place.operation, at, what);
-  };
-  return { report };
+/**
+ * Where a comparison of two schemas stands: the place of the top schema, the location its findings
+ * are reported at, how deep it is, the findings it adds to, and how it compares the sub-schemas below.
+ */
+export interface SchemaComparison {
+  readonly place: SchemaPlace;
+  readonly where: string;
+  readonly depth: Depth;
+  readonly findings: Findings;
+  /** Compares two sub-schemas: how the keyword and property comparisons recurse. */
+  readonly compare: Recurse;
 }
 
-/** Compares two sub-schemas at a place: how the keyword and property comparisons recurse. */
-export type Recurse = (
-  before: Schema | undefined,
-  after: Schema | undefined,
-  place: SchemaPlace,
+export type Recurse = (before: Schema | undefined, after: Schema | undefined, at: SchemaComparison) => void;
+
+/**
+ * The comparison of a sub-schema reported at `where`: one level deeper, with the read- and write-only
+ * marks of the way there, unless `depth` says otherwise.
+ */
+export function inside(
+  at: SchemaComparison,
   where: string,
-  findings: Findings,
-  depth: Depth,
-) => void;
+  depth: Depth = { ...at.depth, level: at.depth.level + 1 },
+): SchemaComparison {
+  return { ...at, where, depth };
+}
+
+/** Reports a kind of change where a comparison stands, under the rule id it takes there, if any. */
+export function reporterAt({ place, depth, where, findings }: SchemaComparison): Report {
+  return (kind, what, location = where) => {
+    const id = ruleIdAt(place, depth, kind);
+    if (id) findings.add(id, place.operation, location, what);
+  };
+}

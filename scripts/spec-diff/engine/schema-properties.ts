@@ -1,22 +1,14 @@
 // The properties of an object schema compared: added, removed, made required or optional, made
 // read-only or write-only, deprecated, and each one's own schema. A read-only property is not sent
 // and a write-only one is not received: oasdiff names their changes apart, or not at all.
-import type { Findings } from './findings.js';
 import { deprecationSunset } from './lifecycle.js';
-import type { Depth, Recurse, SchemaPlace } from './schema-place.js';
+import { inside, type SchemaComparison } from './schema-place.js';
 import type { Schema } from './schema-types.js';
 
 const STABILITY = ['draft', 'alpha', 'beta', 'stable'];
 
-export function compareProperties(
-  b: Schema,
-  a: Schema,
-  place: SchemaPlace,
-  where: string,
-  findings: Findings,
-  depth: Depth,
-  compareSchemas: Recurse,
-): void {
+export function compareProperties(b: Schema, a: Schema, at: SchemaComparison): void {
+  const { place, where, findings, depth } = at;
   const [propsBefore, propsAfter] = [
     (b.properties ?? {}) as Record<string, Schema>,
     (a.properties ?? {}) as Record<string, Schema>,
@@ -94,11 +86,12 @@ export function compareProperties(
         name,
         `x-stability-level ${String(was['x-stability-level'] ?? 'stable')} -> ${String(is['x-stability-level'])}`,
       );
-    compareSchemas(was, is, place, `${where}.${name}`, findings, {
+    const below = {
       level: depth.level + 1,
       readOnly: request && (depth.readOnly || is.readOnly === true),
       writeOnly: !request && (depth.writeOnly || is.writeOnly === true),
-    });
+    };
+    at.compare(was, is, inside(at, `${where}.${name}`, below));
   }
 
   for (const [name, is] of Object.entries(propsAfter)) {

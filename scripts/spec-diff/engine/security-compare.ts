@@ -13,20 +13,23 @@ const sameSchemes = (a: Record<string, string[]>, b: Record<string, string[]>) =
   Object.keys(a).sort().join() === Object.keys(b).sort().join();
 const same = (a: Record<string, string[]>, b: Record<string, string[]>) =>
   sameSchemes(a, b) && Object.keys(a).every((s) => [...(a[s] ?? [])].sort().join() === [...(b[s] ?? [])].sort().join());
+const securityOf = (holder: Json) => (holder.security ?? []) as Security;
 
 /**
- * The alternatives of a security requirement, as before and after: `prefix` is `api-security` for an
- * operation's own, `api-global-security` for the document's. `nowRequired`: credentials are now
- * needed where none were, which the project reports louder than oasdiff.
+ * The alternatives of the security requirement written on an operation or on the whole document, as
+ * before and after: `prefix` is `api-security` for an operation's own, `api-global-security` for the
+ * document's. `nowRequired`: credentials are now needed where none were, which the project reports
+ * louder than oasdiff.
  */
 export function compareSecurity(
-  before: Security,
-  after: Security,
+  holderBefore: Json,
+  holderAfter: Json,
   prefix: 'api-security' | 'api-global-security',
   operation: string | undefined,
   findings: Findings,
   nowRequired = false,
 ): void {
+  const [before, after] = [securityOf(holderBefore), securityOf(holderAfter)];
   const where = prefix === 'api-security' ? 'security' : 'global security';
   for (const was of before) {
     if (after.some((is) => same(was, is))) continue;
