@@ -40,7 +40,9 @@ async function startAndStop(): Promise<{ stdout: string; url: string }> {
 const builtFiles = () => ['dist/server/main.js', 'dist/server/app.js', 'dist/docs/index.html'];
 const modifiedTimes = () => builtFiles().map((file) => statSync(join(copy.dir, file)).mtimeMs);
 
-describe('npm start on a fresh clone', () => {
+// Steps in order on one copy, as a user takes them: the first start of a fresh clone, starts again
+// after changes, then a source that does not compile. The files of the suite are shuffled; these steps are not.
+describe('npm start on a fresh clone', { shuffle: false }, () => {
   it('builds the server and the docs, seeds the demo workspace, and serves the keys it prints', async () => {
     expect(builtFiles().filter((file) => existsSync(join(copy.dir, file)))).toEqual([]);
     const child = npmStart();
