@@ -10,9 +10,11 @@ if (!process.env.TEST_SERVICES_SAID) console.log(serviceLines.join('\n'));
 process.env.TEST_SERVICES_SAID = '1';
 const postgresSuites = [
   'test/server/keys.test.ts',
+  'test/server/official-sdk.test.ts',
   'test/server/destinations.test.ts',
   'test/server/presets.test.ts',
   'test/store/preset-page-json.test.ts',
+  'test/store/migrations.test.ts',
   'test/server/errors.test.ts',
   'test/server/unstorable-text.test.ts',
   'test/server/regex-filter-rules.test.ts',

@@ -153,6 +153,8 @@ export interface components {
             expires_at: components["schemas"]["NullableTimestamp"];
             /** @description Identifier of the user who created the key. */
             creator_user_id: string | null;
+            /** @description The end user of a partner to whom the key's usage is attributed, as the partner names them; null when the key is attributed to no end user, which is the default: a key created without one, and every key created before this field existed, has null. */
+            external_user: string | null;
             workspace_id: components["schemas"]["Uuid"];
         };
         /**
@@ -182,6 +184,13 @@ export interface components {
             /** @description Hashes of the keys whose traffic is forwarded; null means every key. */
             api_key_hashes: components["schemas"]["ApiKeyHashList"] | null;
             filter_rules: components["schemas"]["FilterRules"];
+            /** @description When true, the telemetry forwarded carries the generation's cost and billing metadata. False unless set: a destination created without it, and every destination created before this field existed, has false. */
+            broadcast_generation_cost: boolean;
+            /** @description When true, the telemetry forwarded carries the generation's identity metadata (who made the request). False unless set, as `broadcast_generation_cost`. */
+            broadcast_generation_identity: boolean;
+            /** @description When true, the telemetry forwarded carries the generation's request-context metadata. False unless set, as `broadcast_generation_cost`. */
+            broadcast_generation_request_context: boolean;
+            regions: components["schemas"]["DataRegionList"];
             config: components["schemas"]["DestinationConfig"];
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
@@ -202,8 +211,35 @@ export interface components {
             /** @description Allowlist of key hashes; null clears it (every key is forwarded). */
             api_key_hashes?: components["schemas"]["ApiKeyHashList"] | null;
             filter_rules?: components["schemas"]["FilterRules"];
+            /** @description Whether the telemetry forwarded carries the generation's cost and billing metadata. */
+            broadcast_generation_cost?: boolean;
+            /** @description Whether the telemetry forwarded carries the generation's identity metadata. */
+            broadcast_generation_identity?: boolean;
+            /** @description Whether the telemetry forwarded carries the generation's request-context metadata. */
+            broadcast_generation_request_context?: boolean;
+            regions?: components["schemas"]["DataRegionListUpdate"];
             config?: components["schemas"]["DestinationConfigUpdate"];
         };
+        /**
+         * @description A data region: where a request is served. `global` is every request that is not served in a region of its own.
+         * @enum {string}
+         */
+        DataRegion: "global" | "europe" | "us";
+        /**
+         * @description The data regions this destination applies to: a request served in a region is forwarded only to the destinations that list it. Each region once, in the order `global`, `europe`, `us`. `[global]` unless set: a destination created without regions, and every destination created before this field existed, has `[global]`.
+         * @example [
+         *       "global"
+         *     ]
+         */
+        DataRegionList: components["schemas"]["DataRegion"][];
+        /**
+         * @description The data regions the destination applies to, replacing the stored list; it cannot be emptied or cleared (omit it to keep the list). `eu` is another name for `europe`, stored and returned as `europe` (`eu` and `europe` together name Europe once). The list is stored in the order `global`, `europe`, `us`, whatever the order sent.
+         * @example [
+         *       "europe",
+         *       "us"
+         *     ]
+         */
+        DataRegionListUpdate: ("global" | "europe" | "us" | "eu")[];
         /**
          * @example [
          *       "cc11728ca6cd47497c5267117fcc2ebcfc3f3d9df55d54c191a4fdb06e178232"

@@ -36,6 +36,9 @@ export function openStraightforwardDatabase(filename: string) {
     writeDestination: db.prepare(
       `UPDATE destinations SET name = @name, enabled = @enabled, privacy_mode = @privacy_mode,
          sampling_rate = @sampling_rate, api_key_hashes = @api_key_hashes, filter_rules = @filter_rules,
+         broadcast_generation_cost = @broadcast_generation_cost,
+         broadcast_generation_identity = @broadcast_generation_identity,
+         broadcast_generation_request_context = @broadcast_generation_request_context, regions = @regions,
          config_sealed = @config_sealed, revision = @revision, updated_at = @updated_at
        WHERE id = @id`,
     ),

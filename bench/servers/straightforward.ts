@@ -107,6 +107,7 @@ function getKey(req: Request, res: Response) {
     updated_at: key.updated_at,
     expires_at: key.expires_at,
     creator_user_id: key.creator_user_id,
+    external_user: key.external_user,
     workspace_id: key.workspace_id,
   } as Omit<ApiKey, 'limit_remaining'>;
   const windowUsage = { daily: data.usage_daily, weekly: data.usage_weekly, monthly: data.usage_monthly };
@@ -143,6 +144,8 @@ function maskedConfig(config: Config): Config {
   return shown;
 }
 
+const REGION_ORDER: Destination['regions'] = ['global', 'europe', 'us'];
+
 const updateDestination = db.transaction(
   (workspaceId: string, id: string, ifMatch: string | undefined, changes: DestinationUpdate) => {
     const row = sql.destination.get(id, workspaceId);
@@ -159,11 +162,20 @@ const updateDestination = db.transaction(
       api_key_hashes: row.api_key_hashes === null ? null : (JSON.parse(String(row.api_key_hashes)) as string[]),
       filter_rules:
         row.filter_rules === null ? null : (JSON.parse(String(row.filter_rules)) as Destination['filter_rules']),
+      broadcast_generation_cost: Boolean(row.broadcast_generation_cost),
+      broadcast_generation_identity: Boolean(row.broadcast_generation_identity),
+      broadcast_generation_request_context: Boolean(row.broadcast_generation_request_context),
+      regions: JSON.parse(String(row.regions)) as Destination['regions'],
     };
-    const { config: configChanges, ...fieldChanges } = changes;
+    const { config: configChanges, regions, ...fieldChanges } = changes;
     const next = { ...current };
     for (const [field, value] of Object.entries(fieldChanges))
       if (value !== undefined) Object.assign(next, { [field]: value });
+    // `eu` is `europe`; the list is kept in the contract's order.
+    if (regions !== undefined)
+      next.regions = REGION_ORDER.filter((region) =>
+        regions.some((name) => (name === 'eu' ? 'europe' : name) === region),
+      );
     const config: Config = { ...(JSON.parse(secrets.open(String(row.config_sealed))) as Config), ...configChanges };
     const revision = Number(row.revision) + 1;
     const updatedAt = new Date().toISOString();
@@ -175,6 +187,10 @@ const updateDestination = db.transaction(
       sampling_rate: next.sampling_rate,
       api_key_hashes: next.api_key_hashes === null ? null : JSON.stringify(next.api_key_hashes),
       filter_rules: next.filter_rules === null ? null : JSON.stringify(next.filter_rules),
+      broadcast_generation_cost: next.broadcast_generation_cost ? 1 : 0,
+      broadcast_generation_identity: next.broadcast_generation_identity ? 1 : 0,
+      broadcast_generation_request_context: next.broadcast_generation_request_context ? 1 : 0,
+      regions: JSON.stringify(next.regions),
       config_sealed: secrets.seal(JSON.stringify(config)),
       revision,
       updated_at: updatedAt,
@@ -189,6 +205,10 @@ const updateDestination = db.transaction(
       sampling_rate: next.sampling_rate,
       api_key_hashes: next.api_key_hashes,
       filter_rules: next.filter_rules,
+      broadcast_generation_cost: next.broadcast_generation_cost,
+      broadcast_generation_identity: next.broadcast_generation_identity,
+      broadcast_generation_request_context: next.broadcast_generation_request_context,
+      regions: next.regions,
       config: maskedConfig(config) as Destination['config'],
       created_at: String(row.created_at),
       updated_at: updatedAt,

@@ -5,6 +5,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { components } from '../../generated/api.js';
 import { escapePointer } from '../spec.js';
+import { type DataRegions, storedRegions } from './data-regions.js';
 import {
   type ConfigValues,
   type DestinationType,
@@ -21,8 +22,17 @@ type DestinationUpdate = components['schemas']['ObservabilityDestinationUpdate']
 /** What a PATCH can change; the config with its secrets in clear. */
 export type DestinationState = Pick<
   Destination,
-  'name' | 'enabled' | 'privacy_mode' | 'sampling_rate' | 'api_key_hashes' | 'filter_rules'
+  | 'name'
+  | 'enabled'
+  | 'privacy_mode'
+  | 'sampling_rate'
+  | 'api_key_hashes'
+  | 'filter_rules'
+  | 'broadcast_generation_cost'
+  | 'broadcast_generation_identity'
+  | 'broadcast_generation_request_context'
 > & {
+  regions: DataRegions;
   config: ConfigValues;
 };
 
@@ -49,7 +59,15 @@ export type UpdateDecision =
   | { outcome: 'unchanged' }
   | { outcome: 'changed'; next: DestinationState };
 
-const SCALAR_FIELDS = ['name', 'enabled', 'privacy_mode', 'sampling_rate'] as const;
+const SCALAR_FIELDS = [
+  'name',
+  'enabled',
+  'privacy_mode',
+  'sampling_rate',
+  'broadcast_generation_cost',
+  'broadcast_generation_identity',
+  'broadcast_generation_request_context',
+] as const;
 
 function resolveSecret(stored: string | undefined, incoming: string, path: string, errors: FieldError[]): string {
   if (stored !== undefined && incoming === maskSecret(stored)) return stored;
@@ -124,6 +142,7 @@ export function decideDestinationUpdate(
   }
   if (changes.api_key_hashes !== undefined) next.api_key_hashes = changes.api_key_hashes;
   if (changes.filter_rules !== undefined) next.filter_rules = changes.filter_rules;
+  if (changes.regions !== undefined) next.regions = storedRegions(changes.regions);
   if (changes.config !== undefined) next.config = mergeConfig(current.state.config, changes.config, rules, errors);
   if (errors.length > 0) throw new FieldValidationError(errors);
   return isDeepStrictEqual(next, current.state) ? { outcome: 'unchanged' } : { outcome: 'changed', next };

@@ -5,6 +5,7 @@
 // The enums it names are the spec's own. Input the CLI cannot use is a UsageError (exit 2, with the
 // usage); a name that does not exist, a RefusedError.
 import type { KeyKind } from '../domain/api-keys.js';
+import type { DataRegionsSent } from '../domain/data-regions.js';
 import { type ConfigValues, loadDestinationTypeRules } from '../domain/destination-config-rules.js';
 import { nodeAt, type OpenApiDocument } from '../spec.js';
 import type { Store } from '../store/index.js';
@@ -131,6 +132,11 @@ export function cliCommands(spec: OpenApiDocument): CliCommand[] {
         { name: 'include-byok', about: 'count BYOK usage (own provider keys) toward the limit' },
         { name: 'expires-at', value: 'ISO', about: 'when the key stops authenticating, an ISO 8601 date-time' },
         { name: 'creator-user-id', value: 'U', about: 'the user who created the key' },
+        {
+          name: 'external-user',
+          value: 'U',
+          about: "the partner's end user the key's usage is attributed to; none unless said",
+        },
         { name: 'disabled', about: 'create the key disabled' },
       ],
       run: async (values, { store, now, warn }) => {
@@ -149,6 +155,7 @@ export function cliCommands(spec: OpenApiDocument): CliCommand[] {
             disabled: values.disabled === true,
             expiresAt: values['expires-at'] ?? null,
             creatorUserId: values['creator-user-id'] ?? null,
+            externalUser: values['external-user'] ?? null,
           },
           now,
         );
@@ -183,6 +190,14 @@ export function cliCommands(spec: OpenApiDocument): CliCommand[] {
         { name: 'sampling-rate', value: 'X', about: 'fraction of traffic forwarded, above 0 and at most 1' },
         { name: 'api-key-hashes', value: 'H1,H2', about: "forward only these keys' traffic; every key's unless said" },
         { name: 'filter-rules', value: 'JSON', about: 'which requests are forwarded, a JSON object' },
+        { name: 'broadcast-cost', about: "forward the generation's cost and billing metadata" },
+        { name: 'broadcast-identity', about: "forward the generation's identity metadata" },
+        { name: 'broadcast-request-context', about: "forward the generation's request-context metadata" },
+        {
+          name: 'regions',
+          value: 'R1,R2',
+          about: `the data regions it applies to, of ${enumOf('#/components/schemas/DataRegionListUpdate/items/enum').replaceAll('|', ', ')} (eu is europe); global unless said`,
+        },
       ],
       run: async (values, { store, spec, now }) => {
         await requireWorkspace(store, values.workspace);
@@ -205,10 +220,22 @@ export function cliCommands(spec: OpenApiDocument): CliCommand[] {
             ...(values['filter-rules'] !== undefined && {
               filter_rules: json(values['filter-rules'], 'filter-rules'),
             }),
+            broadcast_generation_cost: values['broadcast-cost'] === true,
+            broadcast_generation_identity: values['broadcast-identity'] === true,
+            broadcast_generation_request_context: values['broadcast-request-context'] === true,
+            ...(values.regions !== undefined && {
+              // Checked against the contract's enum by createDestination.
+              regions: values.regions.split(',') as DataRegionsSent,
+            }),
           },
           now,
         );
-        return { id: destination.id, type: destination.type, workspace_id: destination.workspace_id };
+        return {
+          id: destination.id,
+          type: destination.type,
+          workspace_id: destination.workspace_id,
+          regions: destination.state.regions,
+        };
       },
     }),
     command({

@@ -6,6 +6,7 @@
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { components } from '../../generated/api.js';
 import { generateApiKey, type KeyKind } from '../domain/api-keys.js';
+import { type DataRegionsSent, storedRegions } from '../domain/data-regions.js';
 import {
   type ConfigValues,
   type DestinationType,
@@ -68,6 +69,7 @@ export interface NewKeyInput {
   disabled?: boolean;
   expiresAt?: string | null;
   creatorUserId?: string | null;
+  externalUser?: string | null;
 }
 
 export async function createKey(
@@ -82,6 +84,7 @@ export async function createKey(
     [apiKeyField('limit_reset'), input.limitReset, 'limit_reset'],
     [apiKeyField('expires_at'), input.expiresAt, 'expires_at'],
     [apiKeyField('creator_user_id'), input.creatorUserId, 'creator_user_id'],
+    [apiKeyField('external_user'), input.externalUser, 'external_user'],
   ]);
   const key = generateApiKey();
   const row = await store.keys.create(
@@ -97,16 +100,19 @@ export async function createKey(
       disabled: input.disabled ?? false,
       expires_at: input.expiresAt == null ? null : new Date(input.expiresAt).toISOString(),
       creator_user_id: input.creatorUserId ?? null,
+      external_user: input.externalUser ?? null,
     },
     now,
   );
   return { rawKey: key.raw, hash: row.hash, id: row.id, expiresAt: row.expires_at };
 }
 
-export interface NewDestinationInput extends Partial<Omit<DestinationState, 'config'>> {
+export interface NewDestinationInput extends Partial<Omit<DestinationState, 'config' | 'regions'>> {
   workspaceId: string;
   type: string;
   config: ConfigValues;
+  /** As an update sends them: `eu` is taken for `europe`. */
+  regions?: DataRegionsSent;
 }
 
 function maskedSecrets(config: ConfigValues, rules: DestinationTypeRules): FieldError[] {
@@ -136,11 +142,25 @@ export async function createDestination(
     throw new FieldValidationError([
       { path: '/type', message: `must be one of: ${[...destinationTypes.keys()].join(', ')}` },
     ]);
-  const fields = ['name', 'enabled', 'privacy_mode', 'sampling_rate', 'api_key_hashes', 'filter_rules'] as const;
+  const fields = [
+    'name',
+    'enabled',
+    'privacy_mode',
+    'sampling_rate',
+    'api_key_hashes',
+    'filter_rules',
+    'broadcast_generation_cost',
+    'broadcast_generation_identity',
+    'broadcast_generation_request_context',
+  ] as const;
   checkAgainstSpec(
-    fields.map((field): Check => [destinationField(field), input[field], field]),
+    [
+      ...fields.map((field): Check => [destinationField(field), input[field], field]),
+      ['#/components/schemas/ObservabilityDestinationUpdate/properties/regions', input.regions, 'regions'],
+    ],
     [...rules.validate(input.config, '/config'), ...maskedSecrets(input.config, rules)],
   );
+  const regions = input.regions && storedRegions(input.regions);
   // Once the rules have their schema's shape.
   const patternErrors = nonLinearPatternErrors(input.filter_rules, '/filter_rules');
   if (patternErrors.length > 0) throw new FieldValidationError(patternErrors);
@@ -155,6 +175,16 @@ export async function createDestination(
       ...(input.sampling_rate !== undefined && { sampling_rate: input.sampling_rate }),
       ...(input.api_key_hashes !== undefined && { api_key_hashes: input.api_key_hashes }),
       filter_rules: input.filter_rules ?? null,
+      ...(input.broadcast_generation_cost !== undefined && {
+        broadcast_generation_cost: input.broadcast_generation_cost,
+      }),
+      ...(input.broadcast_generation_identity !== undefined && {
+        broadcast_generation_identity: input.broadcast_generation_identity,
+      }),
+      ...(input.broadcast_generation_request_context !== undefined && {
+        broadcast_generation_request_context: input.broadcast_generation_request_context,
+      }),
+      ...(regions !== undefined && { regions }),
     },
     now,
   );

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { Insertable, Kysely, Selectable } from 'kysely';
+import { type DataRegions, DEFAULT_REGIONS } from '../domain/data-regions.js';
 import type { ConfigValues, DestinationType, DestinationTypeRules } from '../domain/destination-config-rules.js';
 import {
   type DestinationState,
@@ -20,7 +21,17 @@ type DestinationRow = Selectable<DestinationsTable>;
 type DestinationColumns = Required<
   Pick<
     Insertable<DestinationsTable>,
-    'name' | 'enabled' | 'privacy_mode' | 'sampling_rate' | 'api_key_hashes' | 'filter_rules' | 'config_sealed'
+    | 'name'
+    | 'enabled'
+    | 'privacy_mode'
+    | 'sampling_rate'
+    | 'api_key_hashes'
+    | 'filter_rules'
+    | 'broadcast_generation_cost'
+    | 'broadcast_generation_identity'
+    | 'broadcast_generation_request_context'
+    | 'regions'
+    | 'config_sealed'
   >
 >;
 
@@ -61,6 +72,10 @@ export function destinationStore(
         sampling_rate: row.sampling_rate,
         api_key_hashes: parseJson(row.api_key_hashes),
         filter_rules: parseJson(row.filter_rules),
+        broadcast_generation_cost: Boolean(row.broadcast_generation_cost),
+        broadcast_generation_identity: Boolean(row.broadcast_generation_identity),
+        broadcast_generation_request_context: Boolean(row.broadcast_generation_request_context),
+        regions: JSON.parse(row.regions) as DataRegions,
         config: JSON.parse(secrets.open(row.config_sealed)) as ConfigValues,
       },
     };
@@ -83,6 +98,10 @@ export function destinationStore(
       sampling_rate: state.sampling_rate,
       api_key_hashes: state.api_key_hashes === null ? null : JSON.stringify(state.api_key_hashes),
       filter_rules: state.filter_rules === null ? null : JSON.stringify(state.filter_rules),
+      broadcast_generation_cost: state.broadcast_generation_cost,
+      broadcast_generation_identity: state.broadcast_generation_identity,
+      broadcast_generation_request_context: state.broadcast_generation_request_context,
+      regions: JSON.stringify(state.regions),
       config_sealed: sealedConfig ?? secrets.seal(JSON.stringify(state.config)),
     };
   }
@@ -114,6 +133,10 @@ export function destinationStore(
       sampling_rate: argument<DestinationColumns['sampling_rate']>(),
       api_key_hashes: argument<DestinationColumns['api_key_hashes']>(),
       filter_rules: argument<DestinationColumns['filter_rules']>(),
+      broadcast_generation_cost: argument<DestinationColumns['broadcast_generation_cost']>(),
+      broadcast_generation_identity: argument<DestinationColumns['broadcast_generation_identity']>(),
+      broadcast_generation_request_context: argument<DestinationColumns['broadcast_generation_request_context']>(),
+      regions: argument<DestinationColumns['regions']>(),
       config_sealed: argument<DestinationColumns['config_sealed']>(),
       id: argument<string>(),
       readRevision: argument<number>(),
@@ -130,6 +153,10 @@ export function destinationStore(
           sampling_rate: a.sampling_rate,
           api_key_hashes: a.api_key_hashes,
           filter_rules: a.filter_rules,
+          broadcast_generation_cost: a.broadcast_generation_cost,
+          broadcast_generation_identity: a.broadcast_generation_identity,
+          broadcast_generation_request_context: a.broadcast_generation_request_context,
+          regions: a.regions,
           config_sealed: a.config_sealed,
           revision: a.revision,
           updated_at: a.updated_at,
@@ -147,6 +174,10 @@ export function destinationStore(
         sampling_rate: 1,
         api_key_hashes: null,
         filter_rules: null,
+        broadcast_generation_cost: false,
+        broadcast_generation_identity: false,
+        broadcast_generation_request_context: false,
+        regions: DEFAULT_REGIONS,
         ...destination,
       };
       const at = now.toISOString();

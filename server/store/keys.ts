@@ -119,6 +119,7 @@ export function keyStore(db: Kysely<Database>, driver: QueryDriver) {
         updated_at: row.updated_at,
         expires_at: row.expires_at,
         creator_user_id: row.creator_user_id,
+        external_user: row.external_user,
         workspace_id: row.workspace_id,
       };
     },

@@ -85,6 +85,28 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  // Contract 2.2.0. Each column has the value a row written before it must show (openapi.yaml says
+  // these defaults), so that every existing key and destination stays valid as it is read.
+  '0002_external_user_broadcast_regions': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('api_keys').addColumn('external_user', 'text').execute();
+      for (const column of [
+        'broadcast_generation_cost',
+        'broadcast_generation_identity',
+        'broadcast_generation_request_context',
+      ]) {
+        await db.schema
+          .alterTable('destinations')
+          .addColumn(column, 'boolean', (c) => c.notNull().defaultTo(false))
+          .execute();
+      }
+      // JSON text, as api_key_hashes: the list as the API returns it.
+      await db.schema
+        .alterTable('destinations')
+        .addColumn('regions', 'text', (c) => c.notNull().defaultTo('["global"]'))
+        .execute();
+    },
+  },
 };
 
 class InCodeMigrationProvider implements MigrationProvider {
@@ -93,8 +115,16 @@ class InCodeMigrationProvider implements MigrationProvider {
   }
 }
 
-export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
-  const migrator = new Migrator({ db, provider: new InCodeMigrationProvider() });
-  const { error } = await migrator.migrateToLatest();
+function failed({ error }: { error?: unknown }): void {
   if (error) throw error instanceof Error ? error : new Error(String(error));
+}
+
+export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
+  failed(await new Migrator({ db, provider: new InCodeMigrationProvider() }).migrateToLatest());
+}
+
+/** Migrates up (or down) to the named migration: how a database of an earlier release looks. */
+export async function migrateTo(db: Kysely<Database>, name: string): Promise<void> {
+  if (!Object.hasOwn(migrations, name)) throw new Error(`no migration named ${name}`);
+  failed(await new Migrator({ db, provider: new InCodeMigrationProvider() }).migrateTo(name));
 }

@@ -29,6 +29,7 @@ export interface ApiKeysTable {
   byok_usage_total: number;
   expires_at: string | null;
   creator_user_id: string | null;
+  external_user: string | null;
   created_at: string;
   updated_at: string | null;
 }
@@ -51,6 +52,11 @@ export interface DestinationsTable {
   sampling_rate: number;
   api_key_hashes: string | null;
   filter_rules: string | null;
+  broadcast_generation_cost: DbBoolean;
+  broadcast_generation_identity: DbBoolean;
+  broadcast_generation_request_context: DbBoolean;
+  /** The data regions as JSON, in the order the API returns them. */
+  regions: string;
   /** The whole config as JSON, encrypted with AES-256-GCM: it holds the secrets. */
   config_sealed: string;
   /** Incremented on every real change; the ETag is derived from it. */

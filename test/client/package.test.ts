@@ -215,7 +215,7 @@ describe(`the client package, ${clientPackage.name}`, () => {
     expect(stack.filter((frame) => !/^ {4}at /.test(frame))).toEqual([]);
   }, 60_000);
 
-  it('runs the README examples as written against the real server: a key, pages of versions, the ETag / If-Match / 412 flow', async () => {
+  it('runs the README examples as written against the real server: a key, pages of versions, the ETag / If-Match / 412 flow, regions', async () => {
     const env = {
       ...process.env,
       API_URL: `${server.baseUrl}/api/v1`,
@@ -230,6 +230,8 @@ describe(`the client package, ${clientPackage.name}`, () => {
     expect(client.stdout).toContain('2 of 3 versions');
     expect(client.stdout.match(/^version \d+: /gm)).toHaveLength(3);
     expect(client.stdout).toContain('412 on the stale tag; updated on the current one: sampling_rate 0.25');
+    expect(client.stdout).toContain('regions europe, us, cost forwarded: true');
+    expect(client.stdout).toContain('end user of the key: none');
     expect(client.stdout).toContain('/body/sampling_rate must be <= 1');
     expect(client.stdout).toContain('/body/name must NOT have fewer than 1 characters');
     expect(client.stdout).toMatch(/^200 sk-or-v1-/m);

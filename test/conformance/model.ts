@@ -11,6 +11,10 @@ export interface ModelState {
   sampling_rate: number;
   api_key_hashes: string[] | null;
   filter_rules: unknown;
+  broadcast_generation_cost: boolean;
+  broadcast_generation_identity: boolean;
+  broadcast_generation_request_context: boolean;
+  regions: string[];
   config: Config;
 }
 
@@ -33,8 +37,22 @@ export function secretKeysOf(type: string): Set<string> {
 /** The model of a PATCH, written from the spec's prose, independently of the server's code. */
 export function applyToModel(model: ModelState, body: Record<string, unknown>, secrets: Set<string>): ModelState {
   const next: ModelState = { ...model, config: { ...model.config } };
-  for (const field of ['name', 'enabled', 'privacy_mode', 'sampling_rate', 'api_key_hashes'] as const) {
+  for (const field of [
+    'name',
+    'enabled',
+    'privacy_mode',
+    'sampling_rate',
+    'api_key_hashes',
+    'broadcast_generation_cost',
+    'broadcast_generation_identity',
+    'broadcast_generation_request_context',
+  ] as const) {
     if (field in body) Object.assign(next, { [field]: body[field] });
+  }
+  if ('regions' in body) {
+    // DataRegionListUpdate: eu is europe; each region once, in the order global, europe, us.
+    const named = (body.regions as string[]).map((region) => (region === 'eu' ? 'europe' : region));
+    next.regions = ['global', 'europe', 'us'].filter((region) => named.includes(region));
   }
   if ('filter_rules' in body) {
     const rules = body.filter_rules as {

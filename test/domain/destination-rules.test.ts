@@ -88,6 +88,10 @@ describe('the field errors of a destination update', () => {
       sampling_rate: 1,
       api_key_hashes: null,
       filter_rules: null,
+      broadcast_generation_cost: false,
+      broadcast_generation_identity: false,
+      broadcast_generation_request_context: false,
+      regions: ['global'],
       config: { url: 'https://example.com/hook', headers: { 'X-Token': HEADER } },
     },
   };
@@ -124,5 +128,31 @@ describe('the field errors of a destination update', () => {
     expect(
       decide({ config: { url: 'https://example.com/other', headers: { 'X-Token': 'tok_fedcba9876543210' } } }),
     ).toEqual({ outcome: 'changed', next: { ...current.state, config } });
+  });
+
+  it('stores the regions each once, eu as europe, in the order global, europe, us', () => {
+    expect(decide({ regions: ['us', 'eu', 'global'] })).toEqual({
+      outcome: 'changed',
+      next: { ...current.state, regions: ['global', 'europe', 'us'] },
+    });
+    expect(decide({ regions: ['global'] })).toEqual({ outcome: 'unchanged' });
+  });
+
+  it('takes eu and europe together as Europe once', () => {
+    expect(decide({ regions: ['europe', 'us', 'eu'] })).toEqual({
+      outcome: 'changed',
+      next: { ...current.state, regions: ['europe', 'us'] },
+    });
+  });
+
+  it('changes each broadcast flag alone, and a flag set to its value changes nothing', () => {
+    for (const flag of [
+      'broadcast_generation_cost',
+      'broadcast_generation_identity',
+      'broadcast_generation_request_context',
+    ] as const) {
+      expect(decide({ [flag]: true })).toEqual({ outcome: 'changed', next: { ...current.state, [flag]: true } });
+      expect(decide({ [flag]: false })).toEqual({ outcome: 'unchanged' });
+    }
   });
 });

@@ -2,6 +2,7 @@
 // and in which words, and what it warns of while doing what it was asked.
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { configRulesOf } from '../../server/domain/destination-config-rules.js';
 import { FieldValidationError } from '../../server/domain/field-errors.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { readCommandLine } from '../../server/provisioning/command-line.js';
@@ -9,7 +10,7 @@ import { cliCommands, runCommand, UsageError } from '../../server/provisioning/c
 import { nodeAt } from '../../server/spec.js';
 import { openStore, type Store } from '../../server/store/index.js';
 import { createTestDatabase } from '../support/database.js';
-import { spec } from '../support/server.js';
+import { destinationTypes, spec } from '../support/server.js';
 
 let store: Store;
 let workspaceId: string;
@@ -149,5 +150,70 @@ describe('create-key --expires-at', () => {
     await cli(createKey('--expires-at', nextYear));
     await cli(createKey());
     expect(warnings).toEqual([]);
+  });
+});
+
+describe('the fields of contract 2.2.0, set by the CLI and read back as the API shows them', () => {
+  const createWebhook = (...more: string[]) => [
+    'create-destination',
+    '--workspace',
+    workspaceId,
+    '--type',
+    'webhook',
+    '--config',
+    '{"url":"https://example.com/hook"}',
+    ...more,
+  ];
+  const stateOf = async (printed: unknown) => {
+    const { id } = printed as { id: string };
+    const outcome = await store.destinations.update(workspaceId, id, new Date(), { changes: {} }, (type) =>
+      configRulesOf(destinationTypes, type),
+    );
+    return outcome?.destination.state;
+  };
+
+  it('create-key --external-user: the key is attributed to that end user; null without it', async () => {
+    const windows = { day: '2026-11-18', weekStart: '2026-11-16', monthStart: '2026-11-01' };
+    const attributed = (await cli(createKey('--external-user', 'customer_4812'))) as { hash: string };
+    const plain = (await cli(createKey())) as { hash: string };
+    expect(await store.keys.findInWorkspaceWithUsage(workspaceId, attributed.hash, windows)).toMatchObject({
+      external_user: 'customer_4812',
+    });
+    expect(await store.keys.findInWorkspaceWithUsage(workspaceId, plain.hash, windows)).toMatchObject({
+      external_user: null,
+    });
+    expect(await refusal(createKey('--external-user', ''))).toEqual([
+      { path: '/external_user', message: 'must NOT have fewer than 1 characters' },
+    ]);
+  });
+
+  it('create-destination: the broadcast flags and the regions, eu stored as europe; false and [global] unless said', async () => {
+    const printed = await cli(
+      createWebhook('--broadcast-cost', '--broadcast-request-context', '--regions', 'us,eu,europe'),
+    );
+    expect(printed).toMatchObject({ regions: ['europe', 'us'] });
+    expect(await stateOf(printed)).toMatchObject({
+      broadcast_generation_cost: true,
+      broadcast_generation_identity: false,
+      broadcast_generation_request_context: true,
+      regions: ['europe', 'us'],
+    });
+    expect(await stateOf(await cli(createWebhook('--broadcast-identity')))).toMatchObject({
+      broadcast_generation_cost: false,
+      broadcast_generation_identity: true,
+      broadcast_generation_request_context: false,
+      regions: ['global'],
+    });
+  });
+
+  it('create-destination --regions: an unknown region, a region twice, or none, named as the API names them', async () => {
+    expect(await refusal(createWebhook('--regions', 'global,mars'))).toEqual([
+      { path: '/regions/1', message: 'must be one of: global, europe, us, eu' },
+    ]);
+    const [duplicate] = (await refusal(createWebhook('--regions', 'us,us'))) as { path: string }[];
+    expect(duplicate?.path).toBe('/regions');
+    expect(await refusal(createWebhook('--regions', ''))).toEqual([
+      { path: '/regions/0', message: 'must be one of: global, europe, us, eu' },
+    ]);
   });
 });

@@ -63,6 +63,7 @@ describe('the demo seed', () => {
       updated_at: null,
       expires_at: null,
       creator_user_id: 'user_demo',
+      external_user: null,
       workspace_id: seed.workspace_id,
     });
   });
@@ -90,6 +91,7 @@ describe('the demo seed', () => {
       updated_at: null,
       expires_at: null,
       creator_user_id: 'user_demo',
+      external_user: null,
       workspace_id: seed.workspace_id,
     });
   });
@@ -109,6 +111,10 @@ describe('the demo seed', () => {
         sampling_rate: 1,
         api_key_hashes: null,
         filter_rules: null,
+        broadcast_generation_cost: false,
+        broadcast_generation_identity: false,
+        broadcast_generation_request_context: false,
+        regions: ['global'],
         config: {
           baseUrl: 'https://cloud.langfuse.com',
           publicKey: 'pk-lf-demo-1a2b3c4d5e6f',

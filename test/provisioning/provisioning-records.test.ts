@@ -53,6 +53,7 @@ describe('createKey', () => {
         disabled: true,
         expiresAt: '2027-01-01T00:00:00+01:00',
         creatorUserId: 'user_42',
+        externalUser: 'customer_4812',
       },
       NOW,
     );
@@ -79,6 +80,7 @@ describe('createKey', () => {
       updated_at: null,
       expires_at: '2026-12-31T23:00:00.000Z',
       creator_user_id: 'user_42',
+      external_user: 'customer_4812',
       workspace_id: workspaceId,
     });
   });
@@ -99,6 +101,7 @@ describe('createKey', () => {
       disabled: false,
       expires_at: null,
       creator_user_id: null,
+      external_user: null,
     });
   });
 
@@ -155,6 +158,10 @@ describe('createDestination', () => {
         sampling_rate: 1,
         api_key_hashes: null,
         filter_rules: null,
+        broadcast_generation_cost: false,
+        broadcast_generation_identity: false,
+        broadcast_generation_request_context: false,
+        regions: ['global'],
         config: langfuse,
       },
     };
@@ -175,6 +182,10 @@ describe('createDestination', () => {
         privacy_mode: true,
         sampling_rate: 0.25,
         api_key_hashes: ['a'.repeat(64)],
+        broadcast_generation_cost: true,
+        broadcast_generation_identity: true,
+        broadcast_generation_request_context: true,
+        regions: ['us', 'eu'],
       },
       NOW,
     );
@@ -185,6 +196,10 @@ describe('createDestination', () => {
       sampling_rate: 0.25,
       api_key_hashes: ['a'.repeat(64)],
       filter_rules: null,
+      broadcast_generation_cost: true,
+      broadcast_generation_identity: true,
+      broadcast_generation_request_context: true,
+      regions: ['europe', 'us'],
       config: { url: 'https://hooks.example.com', headers: { 'X-Token': 'token-1234567890' } },
     });
   });

@@ -119,6 +119,10 @@ describe('updateObservabilityDestination', () => {
       sampling_rate: 0.25,
       api_key_hashes: [workspace.standardKeyHash],
       filter_rules: null,
+      broadcast_generation_cost: false,
+      broadcast_generation_identity: false,
+      broadcast_generation_request_context: false,
+      regions: ['global'],
       config: { baseUrl: 'https://cloud.langfuse.com', publicKey: 'pk-l...EfGh', secretKey: 'sk-l...2c4d' },
       created_at: '2026-11-18T12:00:00.000Z',
       updated_at: '2026-11-18T13:00:00.000Z',
@@ -157,6 +161,93 @@ describe('updateObservabilityDestination', () => {
   it('shows a destination without a name as name: null', async () => {
     const destination = await newDestination({ name: null });
     expect((await patch(destination.id, {})).body.data.name).toBeNull();
+  });
+
+  describe('broadcast flags and regions', () => {
+    const FLAGS = [
+      'broadcast_generation_cost',
+      'broadcast_generation_identity',
+      'broadcast_generation_request_context',
+    ] as const;
+
+    it('sets each broadcast flag, keeps the others, and turns it off again', async () => {
+      const destination = await newDestination();
+      for (const flag of FLAGS) {
+        const on = await patch(destination.id, { [flag]: true });
+        expect(on.status).toBe(200);
+        expect(on.body.data[flag]).toBe(true);
+        const off = await patch(destination.id, { [flag]: false });
+        expect(off.body.data[flag]).toBe(false);
+      }
+      const all = await patch(destination.id, Object.fromEntries(FLAGS.map((flag) => [flag, true])));
+      expect(all.body.data).toMatchObject(Object.fromEntries(FLAGS.map((flag) => [flag, true])));
+      expect((await patch(destination.id, { enabled: false })).body.data).toMatchObject({
+        enabled: false,
+        ...Object.fromEntries(FLAGS.map((flag) => [flag, true])),
+      });
+    });
+
+    it('replaces the regions, stores eu as europe, each once in the order global, europe, us', async () => {
+      const destination = await newDestination();
+      const response = await patch(destination.id, { regions: ['us', 'eu'] });
+      expect(response.status).toBe(200);
+      expect(response.body.data.regions).toEqual(['europe', 'us']);
+      expect((await stored(destination.id)).state.regions).toEqual(['europe', 'us']);
+      const etag = response.headers.get('etag');
+      const sameRegions = await patch(destination.id, { regions: ['us', 'europe'] });
+      expect(sameRegions.headers.get('etag')).toBe(etag);
+      expect((await patch(destination.id, { name: 'Kept regions' })).body.data.regions).toEqual(['europe', 'us']);
+      // eu and europe together are Europe once.
+      expect((await patch(destination.id, { regions: ['eu', 'europe'] })).body.data.regions).toEqual(['europe']);
+      expect((await patch(destination.id, { regions: ['global', 'us', 'europe'] })).body.data.regions).toEqual([
+        'global',
+        'europe',
+        'us',
+      ]);
+    });
+
+    it.each([
+      [
+        'a flag of the wrong type',
+        { broadcast_generation_cost: 'yes' },
+        '/body/broadcast_generation_cost',
+        'must be boolean',
+      ],
+      [
+        'a null flag',
+        { broadcast_generation_identity: null },
+        '/body/broadcast_generation_identity',
+        'must be boolean',
+      ],
+      ['regions not an array', { regions: 'europe' }, '/body/regions', 'must be array'],
+      ['regions null: they cannot be cleared', { regions: null }, '/body/regions', 'must be array'],
+      ['no region', { regions: [] }, '/body/regions', 'must NOT have fewer than 1 items'],
+      [
+        'an unknown region',
+        { regions: ['global', 'mars'] },
+        '/body/regions/1',
+        'must be one of: global, europe, us, eu',
+      ],
+      [
+        'more regions than there are',
+        { regions: ['global', 'europe', 'us', 'eu'] },
+        '/body/regions',
+        'must NOT have more than 3 items',
+      ],
+      [
+        'a region named twice',
+        { regions: ['us', 'us'] },
+        '/body/regions',
+        'must NOT have duplicate items (items ## 1 and 0 are identical)',
+      ],
+    ])('answers 400 to %s, naming the field, and changes nothing', async (_case, body, path, message) => {
+      const destination = await newDestination();
+      const before = await stored(destination.id);
+      const response = await patch(destination.id, body);
+      expect(response.status).toBe(400);
+      expect(response.body.error.metadata.errors).toEqual([{ path, message }]);
+      expect(await stored(destination.id)).toEqual(before);
+    });
   });
 
   describe('config', () => {

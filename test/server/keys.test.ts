@@ -49,6 +49,7 @@ describe('getKey', () => {
     const key = await newKey({
       name: 'Production backend',
       creatorUserId: 'user_42',
+      externalUser: 'customer_4812',
       expiresAt: '2027-01-01T00:00:00Z',
     });
     const response = await getKey(key.hash);
@@ -67,6 +68,7 @@ describe('getKey', () => {
       updated_at: null,
       expires_at: '2027-01-01T00:00:00.000Z',
       creator_user_id: 'user_42',
+      external_user: 'customer_4812',
       workspace_id: workspace.id,
     });
     expect(response.body.data.label).toMatch(/^sk-or-v1-[0-9a-f]{3}\.\.\.[0-9a-f]{4}$/);

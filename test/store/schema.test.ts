@@ -36,13 +36,25 @@ describe('the schema', () => {
     ]);
   });
 
-  it('defaults a new destination to enabled, without privacy mode, sampling everything, at revision 1', async () => {
+  it('defaults a new destination to enabled, without privacy mode, sampling everything, broadcasting no generation metadata, in the global region, at revision 1', async () => {
     await rows(sql`insert into workspaces (id, name, created_at) values ('w2', 'W', '2026-01-01T00:00:00.000Z')`);
     await rows(sql`insert into destinations (id, workspace_id, type, config_sealed, created_at, updated_at)
       values ('d1', 'w2', 'webhook', 'sealed', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`);
     expect(
-      await rows(sql`select enabled, privacy_mode, sampling_rate, revision from destinations where id = 'd1'`),
-    ).toEqual([{ enabled: 1, privacy_mode: 0, sampling_rate: 1, revision: 1 }]);
+      await rows(sql`select enabled, privacy_mode, sampling_rate, revision, broadcast_generation_cost,
+        broadcast_generation_identity, broadcast_generation_request_context, regions from destinations where id = 'd1'`),
+    ).toEqual([
+      {
+        enabled: 1,
+        privacy_mode: 0,
+        sampling_rate: 1,
+        revision: 1,
+        broadcast_generation_cost: 0,
+        broadcast_generation_identity: 0,
+        broadcast_generation_request_context: 0,
+        regions: '["global"]',
+      },
+    ]);
   });
 
   it('defaults a new preset to no versions', async () => {

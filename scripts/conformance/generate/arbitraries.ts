@@ -136,11 +136,17 @@ export function arbitraryFor(schema: Schema, options: GenerationOptions = {}): f
       return numberArbitrary(schema, false);
     case 'string':
       return stringArbitrary(schema, options);
-    case 'array':
-      return fc.array(arbitraryFor(schema.items as Schema, options), {
+    case 'array': {
+      const items = arbitraryFor(schema.items as Schema, options);
+      const lengths = {
         minLength: (schema.minItems as number | undefined) ?? 0,
         maxLength: Math.min((schema.maxItems as number | undefined) ?? 4, 4),
-      });
+      };
+      // Items equal as JSON are equal to uniqueItems.
+      return schema.uniqueItems === true
+        ? fc.uniqueArray(items, { ...lengths, selector: (item) => JSON.stringify(item) })
+        : fc.array(items, lengths);
+    }
     case 'object':
       return objectArbitrary(schema, options);
     default:

@@ -116,11 +116,20 @@ export function sampleOf(schema: JsonObject, resolve: Resolve): unknown {
       return sampleNumber(target);
     case 'string':
       return sampleString(target);
-    case 'array': {
-      const count = (target.minItems as number | undefined) ?? 0;
-      return Array.from({ length: count }, () => sampleOf(target.items as JsonObject, resolve));
-    }
+    case 'array':
+      return itemsOf(target, (target.minItems as number | undefined) ?? 0, resolve);
     default:
       return sampleObject(target, resolve);
   }
+}
+
+/**
+ * `count` valid items of an array schema: the sample of its items, or under uniqueItems as many
+ * values of their enum as there are (past them, the items repeat and break uniqueItems).
+ */
+export function itemsOf(schema: JsonObject, count: number, resolve: Resolve): unknown[] {
+  const items = resolve(schema.items as JsonObject);
+  const values = schema.uniqueItems === true && Array.isArray(items.enum) ? (items.enum as unknown[]) : [];
+  const sample = sampleOf(items, resolve);
+  return Array.from({ length: count }, (_item, index) => (index < values.length ? values[index] : sample));
 }

@@ -4,7 +4,7 @@
 // (parameter-values.ts); these are for JSON bodies.
 import { escapePointer, type JsonObject } from '../../../server/spec.js';
 import type { FieldRole } from './body-fields.js';
-import { propertyNamesOf, type Resolve, sampleOf, typesOf } from './samples.js';
+import { itemsOf, propertyNamesOf, type Resolve, sampleOf, typesOf } from './samples.js';
 
 export interface Violation {
   /** The keyword broken: `maximum`, `type`, `required`... */
@@ -187,12 +187,15 @@ function stringViolations(schema: JsonObject): { violations: Violation[]; bounda
 function arrayViolations(schema: JsonObject, resolve: Resolve): { violations: Violation[]; boundaries: Boundary[] } {
   const violations: Violation[] = [];
   const boundaries: Boundary[] = [];
-  const item = JSON.stringify(sampleOf(schema.items as JsonObject, resolve));
-  const list = (count: number) => `[${Array.from({ length: count }, () => item).join(',')}]`;
+  const list = (count: number) => JSON.stringify(itemsOf(schema, count, resolve));
   const minItems = schema.minItems as number | undefined;
   const maxItems = schema.maxItems as number | undefined;
   if (minItems !== undefined && minItems > 0)
     violations.push({ keyword: 'minItems', label: `minItems - 1 (${minItems - 1}) items`, text: list(minItems - 1) });
+  if (schema.uniqueItems === true && (maxItems === undefined || maxItems >= 2)) {
+    const item = JSON.stringify(sampleOf(schema.items as JsonObject, resolve));
+    violations.push({ keyword: 'uniqueItems', label: 'the same item twice', text: `[${item},${item}]` });
+  }
   if (maxItems !== undefined) {
     violations.push({ keyword: 'maxItems', label: `maxItems + 1 (${maxItems + 1}) items`, text: list(maxItems + 1) });
     boundaries.push({ label: `maxItems (${maxItems}) items`, text: list(maxItems) });
