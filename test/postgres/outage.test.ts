@@ -1,57 +1,10 @@
 // While PostgreSQL is unreachable (a TCP proxy the test controls is cut), requests get 503 with
 // Retry-After within a second and /readyz says not ready; service resumes by itself.
-import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../server/store/index.js';
 import { createPostgresDatabase, type TestDatabase } from '../support/database.js';
 import { call, createWorkspace, startTestServer, type TestServer, type Workspace } from '../support/server.js';
-
-class TcpProxy {
-  private server: Server | undefined;
-  private readonly sockets = new Set<Socket>();
-  private readonly pairs = new Set<[Socket, Socket]>();
-  private frozen = false;
-  port = 0;
-
-  constructor(private readonly target: { host: string; port: number }) {}
-
-  async start(): Promise<void> {
-    this.frozen = false;
-    this.server = createServer((client) => {
-      const upstream = connect(this.target.port, this.target.host);
-      for (const socket of [client, upstream]) {
-        this.sockets.add(socket);
-        socket.on('close', () => this.sockets.delete(socket));
-        socket.on('error', () => undefined);
-      }
-      client.pipe(upstream).pipe(client);
-      const pair: [Socket, Socket] = [client, upstream];
-      this.pairs.add(pair);
-      client.on('close', () => this.pairs.delete(pair));
-      if (this.frozen) this.freeze();
-    });
-    await new Promise<void>((resolve) => this.server?.listen(this.port, '127.0.0.1', resolve));
-    this.port = (this.server.address() as { port: number }).port;
-  }
-
-  /** Forwards nothing any more, on open and new connections alike, and closes none: a database that hangs. */
-  freeze(): void {
-    this.frozen = true;
-    for (const [client, upstream] of this.pairs) {
-      client.unpipe(upstream);
-      upstream.unpipe(client);
-      client.pause();
-      upstream.pause();
-    }
-  }
-
-  /** Refuses new connections and cuts the open ones. */
-  async stop(): Promise<void> {
-    const closed = new Promise((resolve) => this.server?.close(resolve));
-    for (const socket of this.sockets) socket.destroy();
-    await closed;
-  }
-}
+import { TcpProxy } from '../support/tcp-proxy.js';
 
 let database: TestDatabase;
 let proxy: TcpProxy;
