@@ -25,6 +25,7 @@ export default defineConfig({
       'test/server/cli.test.ts',
       'test/server/cli-messages.test.ts',
       'test/hardening/rate-limit-redis.test.ts',
+      'test/hardening/redis-outage.test.ts',
       'test/hardening/rolling-restart.test.ts',
       'test/hardening/secrets-rotation.test.ts',
       'test/hardening/shutdown-and-crash.test.ts',

@@ -33,6 +33,8 @@ export interface Config {
   trustProxy: boolean | number | string;
   /** Shared rate-limit counters for several instances; memory when absent. */
   redisUrl: string | undefined;
+  /** How long a rate-limit count waits for Redis before this process's own count decides it. */
+  redisCommandTimeoutMs: number;
   /** Origins allowed by CORS; none (CORS off) when empty. */
   corsOrigins: string[];
   http: {
@@ -249,6 +251,7 @@ export function loadConfig(
     },
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     redisUrl: env.REDIS_URL || undefined,
+    redisCommandTimeoutMs: parsePositiveInteger(env.REDIS_COMMAND_TIMEOUT_MS, 'REDIS_COMMAND_TIMEOUT_MS', 250),
     corsOrigins: (env.CORS_ORIGINS ?? '')
       .split(',')
       .map((origin) => origin.trim())

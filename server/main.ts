@@ -68,8 +68,15 @@ async function main(): Promise<void> {
   });
 
   const destinationTypes = loadDestinationTypeRules(spec);
-  const sharedLimits = config.redisUrl ? await connectRedisRateLimitCounters(config.redisUrl) : undefined;
   metrics = config.metricsPort === undefined ? undefined : createMetrics(spec, () => store.poolFigures());
+  const sharedLimits = config.redisUrl
+    ? await connectRedisRateLimitCounters({
+        url: config.redisUrl,
+        commandTimeoutMs: config.redisCommandTimeoutMs,
+        logger,
+        onFallback: (limit) => metrics?.countedByFallback(limit === 'per-key' ? 'rate_limit' : 'auth_failures'),
+      })
+    : undefined;
   const counters = sharedLimits && (tracing ? tracing.counters(sharedLimits.counters) : sharedLimits.counters);
   let shutdown: Shutdown | undefined;
   const app = createApp({

@@ -19,6 +19,8 @@ export interface Metrics {
   /** Counts, times and tracks in flight every request, told by the request log (request-log.ts). */
   readonly observer: ResponseObserver;
   refused(reason: Refusal): void;
+  /** A rate-limit count decided by this process's memory, Redis not answering in time (rate-limit-fallback.ts). */
+  countedByFallback(limit: Refusal): void;
   /** Spans that tracing ended, by what became of them (telemetry/tracing.ts); none while tracing is off. */
   spans(outcome: SpanOutcome, count: number): void;
 }
@@ -89,7 +91,16 @@ export function createMetrics(spec: OpenApiDocument, pool?: () => PoolFigures | 
     labelNames: ['reason'] as const,
     registers: [registry],
   });
-  for (const reason of ['rate_limit', 'auth_failures'] satisfies Refusal[]) refusals.labels(reason).inc(0);
+  const fallbacks = new Counter({
+    name: 'rate_limit_fallback_total',
+    help: "Rate-limit counts decided by this process's memory because Redis did not answer within REDIS_COMMAND_TIMEOUT_MS or was unreachable: rate_limit (requests per key), auth_failures (failed authentications per address).",
+    labelNames: ['limit'] as const,
+    registers: [registry],
+  });
+  for (const reason of ['rate_limit', 'auth_failures'] satisfies Refusal[]) {
+    refusals.labels(reason).inc(0);
+    fallbacks.labels(reason).inc(0);
+  }
   if (pool?.()) {
     new Gauge({
       name: 'db_pool_connections',
@@ -151,6 +162,7 @@ export function createMetrics(spec: OpenApiDocument, pool?: () => PoolFigures | 
     registry,
     observer,
     refused: (reason) => refusals.labels(reason).inc(),
+    countedByFallback: (limit) => fallbacks.labels(limit).inc(),
     spans: (outcome, count) => spans.labels(outcome).inc(count),
   };
 }

@@ -1,57 +1,19 @@
 // While PostgreSQL is unreachable (a TCP proxy the test controls is cut), requests get 503 with
-// Retry-After within a second and /readyz says not ready; service resumes by itself.
-import { connect, createServer, type Server, type Socket } from 'node:net';
+// Retry-After within a second and /readyz says not ready; service resumes by itself. While it
+// answers late, requests are answered late by as much, and lose nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Store } from '../../server/store/index.js';
 import { createPostgresDatabase, type TestDatabase } from '../support/database.js';
-import { call, createWorkspace, startTestServer, type TestServer, type Workspace } from '../support/server.js';
-
-class TcpProxy {
-  private server: Server | undefined;
-  private readonly sockets = new Set<Socket>();
-  private readonly pairs = new Set<[Socket, Socket]>();
-  private frozen = false;
-  port = 0;
-
-  constructor(private readonly target: { host: string; port: number }) {}
-
-  async start(): Promise<void> {
-    this.frozen = false;
-    this.server = createServer((client) => {
-      const upstream = connect(this.target.port, this.target.host);
-      for (const socket of [client, upstream]) {
-        this.sockets.add(socket);
-        socket.on('close', () => this.sockets.delete(socket));
-        socket.on('error', () => undefined);
-      }
-      client.pipe(upstream).pipe(client);
-      const pair: [Socket, Socket] = [client, upstream];
-      this.pairs.add(pair);
-      client.on('close', () => this.pairs.delete(pair));
-      if (this.frozen) this.freeze();
-    });
-    await new Promise<void>((resolve) => this.server?.listen(this.port, '127.0.0.1', resolve));
-    this.port = (this.server.address() as { port: number }).port;
-  }
-
-  /** Forwards nothing any more, on open and new connections alike, and closes none: a database that hangs. */
-  freeze(): void {
-    this.frozen = true;
-    for (const [client, upstream] of this.pairs) {
-      client.unpipe(upstream);
-      upstream.unpipe(client);
-      client.pause();
-      upstream.pause();
-    }
-  }
-
-  /** Refuses new connections and cuts the open ones. */
-  async stop(): Promise<void> {
-    const closed = new Promise((resolve) => this.server?.close(resolve));
-    for (const socket of this.sockets) socket.destroy();
-    await closed;
-  }
-}
+import { readDestination } from '../support/destinations.js';
+import {
+  call,
+  createTestDestination,
+  createWorkspace,
+  startTestServer,
+  type TestServer,
+  type Workspace,
+} from '../support/server.js';
+import { TcpProxy } from '../support/tcp-proxy.js';
 
 let database: TestDatabase;
 let proxy: TcpProxy;
@@ -151,5 +113,52 @@ describe('a database that hangs', () => {
       await proxy.start();
       await small.close();
     }
+  }, 30_000);
+});
+
+async function timedOnce<T>(request: () => Promise<T>): Promise<{ answer: T; elapsed: number }> {
+  const started = performance.now();
+  const answer = await request();
+  return { answer, elapsed: performance.now() - started };
+}
+
+describe('a database that answers after 2 s', () => {
+  const DELAY_MS = 2000;
+  // Round trips a request makes: the key's lookup, then a getKey's one statement, or a PATCH's read
+  // and conditional write.
+  const ROUND_TRIPS = { getKey: 2, patch: 3 };
+
+  it('answers every request late by the delay of each round trip, with no error, keeps every acknowledged write, and is fast again as soon as the database is', async () => {
+    const destinationPath = await createTestDestination(server, workspace);
+    const getKey = () =>
+      call(server, 'GET', `/api/v1/keys/${workspace.standardKeyHash}`, { key: workspace.managementKey });
+    const rename = (name: string) =>
+      call(server, 'PATCH', destinationPath, { key: workspace.managementKey, body: { name } });
+    // Connections open first: a new one takes several round trips, each as late, and past the
+    // connect timeout the request is answered 503 (the row above).
+    for (let attempt = 0; attempt < 20 && (server.store.poolFigures()?.total ?? 0) < 2; attempt++)
+      expect((await Promise.all([getKey(), getKey(), getKey()])).map((answer) => answer.status)).toEqual([
+        200, 200, 200,
+      ]);
+    expect(server.store.poolFigures()?.total).toBeGreaterThanOrEqual(2);
+
+    proxy.delay(DELAY_MS);
+    try {
+      const [read, write] = await Promise.all([timedOnce(getKey), timedOnce(() => rename('renamed while slow'))]);
+      expect([read.answer.status, write.answer.status]).toEqual([200, 200]);
+      expect(read.elapsed).toBeGreaterThanOrEqual(DELAY_MS);
+      expect(read.elapsed).toBeLessThan(ROUND_TRIPS.getKey * DELAY_MS + 1500);
+      expect(write.elapsed).toBeGreaterThanOrEqual(DELAY_MS);
+      expect(write.elapsed).toBeLessThan(ROUND_TRIPS.patch * DELAY_MS + 1500);
+    } finally {
+      proxy.delay(0);
+    }
+
+    const fast = await timedOnce(getKey);
+    expect(fast.answer.status).toBe(200);
+    expect(fast.elapsed).toBeLessThan(1000);
+    const stored = await readDestination(server.store, workspace.id, destinationPath.split('/').pop() ?? '');
+    expect(stored?.state.name).toBe('renamed while slow');
+    expect(server.serverErrors()).toEqual([]);
   }, 30_000);
 });

@@ -49,6 +49,7 @@ const defaults: Config = {
   authFailureLimit: { windowMs: 60_000, limit: 100 },
   trustProxy: false,
   redisUrl: undefined,
+  redisCommandTimeoutMs: 250,
   corsOrigins: [],
   http: {
     headersTimeoutMs: 10_000,
@@ -73,6 +74,7 @@ const everyVariable = [
   'RATE_LIMIT_MAX',
   'RATE_LIMIT_WINDOW_MS',
   'REDIS_URL',
+  'REDIS_COMMAND_TIMEOUT_MS',
   'CORS_ORIGINS',
   'HEADERS_TIMEOUT_MS',
   'REQUEST_TIMEOUT_MS',
@@ -114,6 +116,7 @@ describe('the configuration', () => {
         RATE_LIMIT_MAX: '50',
         RATE_LIMIT_WINDOW_MS: '1000',
         REDIS_URL: 'redis://127.0.0.1:6379',
+        REDIS_COMMAND_TIMEOUT_MS: '400',
         CORS_ORIGINS: 'https://console.example.com',
         HEADERS_TIMEOUT_MS: '2000',
         REQUEST_TIMEOUT_MS: '3000',
@@ -147,6 +150,7 @@ describe('the configuration', () => {
       authFailureLimit: { windowMs: 60_000, limit: 7 },
       trustProxy: 'loopback',
       redisUrl: 'redis://127.0.0.1:6379',
+      redisCommandTimeoutMs: 400,
       corsOrigins: ['https://console.example.com'],
       http: {
         headersTimeoutMs: 2000,
@@ -258,6 +262,7 @@ describe('the positive integers', () => {
     ['AUTH_FAILURE_LIMIT', (config) => config.authFailureLimit.limit],
     ['HEADERS_TIMEOUT_MS', (config) => config.http.headersTimeoutMs],
     ['REQUEST_TIMEOUT_MS', (config) => config.http.requestTimeoutMs],
+    ['REDIS_COMMAND_TIMEOUT_MS', (config) => config.redisCommandTimeoutMs],
     ['KEEP_ALIVE_TIMEOUT_MS', (config) => config.http.keepAliveTimeoutMs],
     ['MAX_CONNECTIONS', (config) => config.http.maxConnections],
   ])('%s takes 1 and up, and refuses 0, negatives, fractions and words', (name, read) => {

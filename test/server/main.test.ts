@@ -361,6 +361,14 @@ describe('npm start, for errors a user can cause', () => {
     );
   });
 
+  it('says in one line that REDIS_COMMAND_TIMEOUT_MS is not a positive integer', async () => {
+    const { code, stderr } = await startWith({ DATABASE_URL: 'sqlite::memory:', REDIS_COMMAND_TIMEOUT_MS: '0.5' });
+    expect(code).toBe(1);
+    expect(oneLineOf(stderr)).toBe(
+      'Configuration error: REDIS_COMMAND_TIMEOUT_MS must be a positive integer, got "0.5"',
+    );
+  });
+
   it('says in one line that the SQLite file cannot be opened', async () => {
     const missingFolder = join(mkdtempSync(join(tmpdir(), 'main-test-')), 'file-not-folder');
     writeFileSync(missingFolder, '');
