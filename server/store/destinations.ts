@@ -18,21 +18,9 @@ import { argument, preparedQuery, type QueryDriver } from './prepared.js';
 import type { Database, DestinationsTable } from './tables.js';
 
 type DestinationRow = Selectable<DestinationsTable>;
+/** The columns of what a PATCH can change: each field of the state, the config sealed. */
 type DestinationColumns = Required<
-  Pick<
-    Insertable<DestinationsTable>,
-    | 'name'
-    | 'enabled'
-    | 'privacy_mode'
-    | 'sampling_rate'
-    | 'api_key_hashes'
-    | 'filter_rules'
-    | 'broadcast_generation_cost'
-    | 'broadcast_generation_identity'
-    | 'broadcast_generation_request_context'
-    | 'regions'
-    | 'config_sealed'
-  >
+  Pick<Insertable<DestinationsTable>, Exclude<keyof DestinationState, 'config'> | 'config_sealed'>
 >;
 
 export type NewDestination = { workspace_id: string; type: DestinationType } & Pick<
