@@ -192,6 +192,12 @@ export function followRefs(
   return { node: current, pointer };
 }
 
+/** The name of the component schema a `$ref` names (`#/components/schemas/Uuid` is `Uuid`); undefined for another kind of `$ref`. */
+export function componentSchemaName(ref: string): string | undefined {
+  const prefix = '#/components/schemas/';
+  return ref.startsWith(prefix) ? unescapePointer(ref.slice(prefix.length)) : undefined;
+}
+
 /** What a node of the spec names once its `$ref`s are followed, by the rule of followRefs; `at` only names it in errors. */
 export function resolveRef(spec: OpenApiDocument, node: unknown, at = 'openapi.yaml'): unknown {
   return followRefs(spec, node, at).node;

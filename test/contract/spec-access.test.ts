@@ -8,8 +8,10 @@ import {
   apiBasePaths,
   ContractError,
   compileComponent,
+  componentSchemaName,
   createSpecAjv,
   escapePointer,
+  followRefs,
   isObject,
   type JsonObject,
   loadSpec,
@@ -113,6 +115,26 @@ describe('$refs of the contract', () => {
     expect(() => resolveRef(loop, { $ref: '#/components/schemas/Loop' }, '#/x')).toThrow(
       new ContractError('#/x: $ref chain too long'),
     );
+  });
+
+  it('are told one by one to whoever follows them, and read percent-encoded as a URI fragment may be', () => {
+    const chained = withSchemas({
+      First: { $ref: '#/components/schemas/Second' },
+      Second: { $ref: '#/components/schemas/%55uid' },
+    });
+    const hops: string[] = [];
+    const { node, pointer } = followRefs(chained, { $ref: '#/components/schemas/First' }, '#/x', (ref) =>
+      hops.push(ref),
+    );
+    expect(hops).toEqual(['#/components/schemas/First', '#/components/schemas/Second', '#/components/schemas/%55uid']);
+    expect(node).toBe(spec.components.schemas.Uuid);
+    expect(pointer).toBe('#/components/schemas/%55uid');
+  });
+
+  it('name their component schema, and no other kind of node', () => {
+    expect(componentSchemaName('#/components/schemas/Uuid')).toBe('Uuid');
+    expect(componentSchemaName('#/components/schemas/a~1b')).toBe('a/b');
+    expect(componentSchemaName('#/components/responses/NotFound')).toBeUndefined();
   });
 });
 

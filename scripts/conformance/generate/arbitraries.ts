@@ -2,7 +2,7 @@
 // schema allows is what gets generated. The only hand-written knowledge is below, in
 // `semanticRules`: the rules the spec states in prose that a JSON Schema cannot express (masks).
 import fc from 'fast-check';
-import { type JsonObject, loadSpec } from '../../../server/spec.js';
+import { componentSchemaName, type JsonObject, loadSpec, resolveRef } from '../../../server/spec.js';
 
 const spec = loadSpec();
 
@@ -15,11 +15,9 @@ export interface GenerationOptions {
   secret?: fc.Arbitrary<string>;
 }
 
-function resolveRef(ref: string): { name: string; schema: Schema } {
-  const name = ref.replace('#/components/schemas/', '');
-  const schema = spec.components.schemas[name];
-  if (!schema) throw new Error(`unresolved ${ref}`);
-  return { name, schema };
+/** The component a `$ref` names, by name, and its schema, `$ref`s followed. */
+function component(ref: string): { name: string; schema: Schema } {
+  return { name: componentSchemaName(ref) ?? ref, schema: resolveRef(spec, { $ref: ref }, ref) as Schema };
 }
 
 function isSecret(schema: Schema): boolean {
@@ -114,7 +112,7 @@ function objectArbitrary(schema: Schema, options: GenerationOptions): fc.Arbitra
 
 export function arbitraryFor(schema: Schema, options: GenerationOptions = {}): fc.Arbitrary<unknown> {
   if (typeof schema.$ref === 'string') {
-    const { name, schema: target } = resolveRef(schema.$ref);
+    const { name, schema: target } = component(schema.$ref);
     const override = options.overrides?.[name];
     return override ?? arbitraryFor({ ...target, ...(isSecret(schema) && { 'x-secret': true }) }, options);
   }

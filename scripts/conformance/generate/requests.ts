@@ -2,7 +2,7 @@
 // break exactly one keyword of one parameter or body field, and ones exactly on a bound. The
 // conformance command and the in-process property suite both draw from here.
 import fc from 'fast-check';
-import type { JsonObject, SpecParameter } from '../../../server/spec.js';
+import { componentSchemaName, type JsonObject, resolveRef, type SpecParameter } from '../../../server/spec.js';
 import type { Contract, ContractOperation } from '../contract.js';
 import { arbitraryFor, semanticRules, wireJson } from './arbitraries.js';
 import { bodyFields } from './body-fields.js';
@@ -47,10 +47,9 @@ function resolverFor(contract: Contract, overrides: Record<string, JsonObject> =
   const resolve: Resolve = (schema) => {
     const ref = schema.$ref;
     if (typeof ref !== 'string') return schema;
-    const name = ref.replace('#/components/schemas/', '');
-    const own = contract.spec.components.schemas[name] as JsonObject;
-    const override = overrides[name];
-    return override ? resolve({ ...override, [REPLACES]: own }) : resolve(own);
+    const own = resolveRef(contract.spec, schema, ref) as JsonObject;
+    const override = overrides[componentSchemaName(ref) ?? ''];
+    return override ? resolve({ ...override, [REPLACES]: own }) : own;
   };
   return resolve;
 }
