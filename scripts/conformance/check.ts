@@ -36,7 +36,9 @@ function expectationProblems(expect: Expectation, answer: Answer, body: unknown)
     return [`expected ${expect.statuses.join(' or ')}, got ${status}`];
   if (expect.kind === 'boundary' && status === 400) return [`a value exactly on a bound was refused: ${summary(body)}`];
   if (expect.kind === 'refused') {
-    if (status !== 400) return [`expected 400 naming ${expect.field}, got ${status}`];
+    if (status === 404 && expect.orNotFound) return [];
+    if (status !== 400)
+      return [`expected 400 naming ${expect.field}${expect.orNotFound ? ' or 404' : ''}, got ${status}`];
     const named = fieldsNamed(body);
     if (!named.includes(expect.field.toLowerCase()))
       return [`the 400 does not name ${expect.field} (it names ${named.join(', ') || 'no field'})`];

@@ -2,9 +2,10 @@
 // every parameter and every body field gets its broken values and its bounds, and one added to
 // openapi.yaml is covered with no test edited.
 import { describe, expect, it } from 'vitest';
-import { loadContract } from '../../scripts/conformance/contract.js';
+import { answerProblems } from '../../scripts/conformance/check.js';
+import { loadContract, operationById } from '../../scripts/conformance/contract.js';
 import { bodyFields } from '../../scripts/conformance/generate/body-fields.js';
-import { negativeRequests } from '../../scripts/conformance/generate/requests.js';
+import { type Fixture, negativeRequests } from '../../scripts/conformance/generate/requests.js';
 import { type JsonObject, loadSpec } from '../../server/spec.js';
 
 const refusedFields = (contract: ReturnType<typeof loadContract>) =>
@@ -57,5 +58,31 @@ describe('the negative generators', () => {
     expect(note).toEqual(
       expect.arrayContaining([expect.stringMatching(/maxLength \+ 1/), expect.stringMatching(/not matching/)]),
     );
+  });
+
+  it('let a masked secret sent to an object the workspace does not have be answered 404, and only then', () => {
+    const contract = loadContract(loadSpec());
+    const secrets = (fixture: Fixture) =>
+      negativeRequests(contract, fixture).filter(
+        (r) => r.expect.kind === 'refused' && r.label.includes('masked shape'),
+      );
+    const unknown = secrets({});
+    expect(unknown.length).toBeGreaterThan(0);
+    for (const request of unknown) expect(request.expect).toMatchObject({ kind: 'refused', orNotFound: true });
+    const destination = { value: '00000006-5b82-708b-b1f3-39d16a2732ae' };
+    const known = secrets({ updateObservabilityDestination: { id: [destination] } });
+    expect(known.length).toBeGreaterThan(0);
+    for (const request of known) expect(request.expect).not.toHaveProperty('orNotFound');
+    const operation = operationById(contract, 'updateObservabilityDestination');
+    const notFound = {
+      status: 404,
+      headers: new Headers({ 'content-type': 'application/json' }),
+      text: JSON.stringify({ error: { code: 404, message: 'No such destination.', metadata: null } }),
+    };
+    const [first, second] = [unknown[0], known[0]];
+    expect(first && answerProblems(contract, operation, first.expect, notFound)).toEqual([]);
+    expect(second && answerProblems(contract, operation, second.expect, notFound)).toEqual([
+      `expected 400 naming ${(second?.expect as { field: string } | undefined)?.field}, got 404`,
+    ]);
   });
 });

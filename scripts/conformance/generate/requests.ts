@@ -15,8 +15,12 @@ export type Expectation =
   | { kind: 'accepted'; statuses: number[] }
   /** A value exactly on a bound: valid, so anything the operation documents but a 400. */
   | { kind: 'boundary' }
-  /** One broken keyword: 400, naming this field in `metadata.errors`. */
-  | { kind: 'refused'; field: string };
+  /**
+   * One broken keyword: 400, naming this field in `metadata.errors`. `orNotFound`: a rule the
+   * operation holds against the object as stored (a masked secret is refused unless it is the
+   * stored secret's mask), so to an object the workspace does not have the 404 comes first.
+   */
+  | { kind: 'refused'; field: string; orNotFound?: boolean };
 
 export interface ConformanceRequest {
   operationId: string;
@@ -181,6 +185,7 @@ function bodyCases(contract: Contract, operation: ContractOperation, carrier: Ca
         request(field.put(v.text), `${where}: ${v.label}`, {
           kind: 'refused',
           field: v.namesBody ? '/body' : `/body${field.pointer}${v.at ?? ''}`,
+          ...(v.keyword === 'x-secret' && !carrier.known && { orNotFound: true }),
         }),
       ),
       ...boundaries.map((b) => request(field.put(b.text), `${where}: ${b.label}`, { kind: 'boundary' })),
