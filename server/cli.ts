@@ -7,7 +7,8 @@ import { FieldValidationError } from './domain/field-errors.js';
 import { systemClock } from './domain/time.js';
 import { describeFailure } from './failure.js';
 import { readCommandLine, usageError } from './provisioning/command-line.js';
-import { cliCommands, RefusedError, runCommand, UsageError } from './provisioning/commands.js';
+import { RefusedError, UsageError } from './provisioning/command-values.js';
+import { cliCommands, runCommand } from './provisioning/commands.js';
 import { loadSpec, type OpenApiDocument } from './spec.js';
 import type { Store } from './store/index.js';
 

@@ -3,21 +3,17 @@
 // the usages (usage.ts) and the reading of the arguments (command-line.ts) come from this table,
 // and the CLI runs what it finds here, so that a command, or an option it requires, is said once.
 // The enums it names are the spec's own. Input the CLI cannot use is a UsageError (exit 2, with the
-// usage); a name that does not exist, a RefusedError.
+// usage); a name that does not exist, a RefusedError (both in command-values.ts).
 import type { KeyKind } from '../domain/api-keys.js';
 import type { DataRegionsSent } from '../domain/data-regions.js';
 import { type ConfigValues, loadDestinationTypeRules } from '../domain/destination-config-rules.js';
 import { nodeAt, type OpenApiDocument } from '../spec.js';
 import type { Store } from '../store/index.js';
 import type { OptionValues } from './command-line.js';
+import { json, number, RefusedError, requireWorkspace, UsageError } from './command-values.js';
 import { seedDemo } from './demo.js';
 import { addPresetVersion, createDestination, createKey, type NewKeyInput, recordUsage } from './index.js';
 import type { CommandOption, CommandText } from './usage.js';
-
-/** Something the command names does not exist, or was refused: exit 1, one sentence, no usage. */
-export class RefusedError extends Error {}
-
-export class UsageError extends Error {}
 
 /** What a command runs against. */
 export interface CommandContext {
@@ -55,25 +51,6 @@ function command<const Options extends readonly CommandOption[]>(entry: {
   run: (values: ValuesOf<Options>, context: CommandContext) => Promise<unknown>;
 }): CliCommand {
   return { ...entry, run: entry.run as unknown as Run };
-}
-
-function number(value: string, name: string): number {
-  const parsed = Number(value);
-  if (value.trim() === '' || !Number.isFinite(parsed)) throw new UsageError(`--${name} must be a number`);
-  return parsed;
-}
-
-function json<T>(value: string, name: string): T {
-  try {
-    return JSON.parse(value) as T;
-  } catch {
-    throw new UsageError(`--${name} must be valid JSON`);
-  }
-}
-
-async function requireWorkspace(store: Store, id: string): Promise<void> {
-  if (!(await store.workspaces.exists(id)))
-    throw new RefusedError(`no workspace ${id} (npm run -s cli -- list-workspaces lists them)`);
 }
 
 const hash = { name: 'hash', value: 'H', required: true, about: "the key's hash, as create-key printed it" } as const;
