@@ -31,7 +31,8 @@ export async function main(argv: string[]): Promise<number> {
   let store: Store;
   try {
     const config = loadConfig(process.env, (message) => console.error(message));
-    store = await openConfiguredStore(config);
+    // `migrate` always migrates; the other commands, as the server would start.
+    store = await openConfiguredStore(config, command === 'migrate' ? { migrate: true } : {});
   } catch (err) {
     console.error(describeFailure(err));
     return 1;

@@ -6,8 +6,10 @@ import { ConfigError } from './config-error.js';
 import { developmentKeyFile, readOwnKey, readSharedKey, writeKeyFile } from './dev-key-file.js';
 import { createSecretBox } from './domain/secrets.js';
 import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, defaultMaxConnections } from './http/connection-limit.js';
-import { type DatabaseLocation, type DatabaseOptions, parseDatabaseUrl } from './store/database.js';
-import { openStore, type Store } from './store/index.js';
+import { DEFAULT_TIMEOUTS } from './store/connection.js';
+import { type DatabaseLocation, parseDatabaseUrl } from './store/database.js';
+import { openStore, type Store, type StoreOptions } from './store/index.js';
+import type { SessionTimeouts } from './store/postgres-pool.js';
 import { loadTracingSettings, type TracingSettings } from './telemetry/settings.js';
 
 export { ConfigError };
@@ -20,6 +22,14 @@ export interface Config {
   logLevel: string;
   /** PostgreSQL connections per process. */
   databasePoolSize: number;
+  /** How long opening a PostgreSQL connection, or a wait for one while none comes back, may take. */
+  databaseConnectTimeoutMs: number;
+  /** PostgreSQL's statement, lock and idle-in-transaction timeouts of each connection. */
+  databaseTimeouts: SessionTimeouts;
+  /** PostgreSQL: rows a process writes at once (store/write-admission.ts). */
+  databaseWriters: number;
+  /** Whether the server applies the migrations the database lacks as it starts (else `npm run migrate` does). */
+  migrateOnStart: boolean;
   /** 32-byte key for AES-256-GCM of the secrets at rest. */
   secretsKey: Buffer;
   /** Without SECRETS_KEY in development: the key made for the database, to save once it has opened. */
@@ -132,6 +142,21 @@ function parsePublicUrl(value: string | undefined): string | undefined {
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
+function parseBoolean(value: string | undefined, name: string, fallback: boolean): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw new ConfigError(`${name} must be true or false, got ${JSON.stringify(value)}`);
+}
+
+/** DATABASE_WRITERS: half the pool unless said, and never more than the whole of it. */
+function parseWriters(value: string | undefined, poolSize: number): number {
+  const writers = parsePositiveInteger(value, 'DATABASE_WRITERS', Math.max(1, Math.floor(poolSize / 2)));
+  if (writers > poolSize)
+    throw new ConfigError(`DATABASE_WRITERS must be at most DATABASE_POOL_SIZE (${poolSize}), got ${writers}`);
+  return writers;
+}
+
 function parseNonNegativeInteger(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined || value === '') return fallback;
   const number = Number(value);
@@ -228,6 +253,7 @@ export function loadConfig(
   const databaseUrl = checkDatabaseUrl(env.DATABASE_URL || DEFAULT_DATABASE_URL);
   const nodeEnv = env.NODE_ENV || 'development';
   const port = parsePort(env.PORT);
+  const databasePoolSize = parsePositiveInteger(env.DATABASE_POOL_SIZE, 'DATABASE_POOL_SIZE', 10);
   return {
     databaseUrl,
     host: env.HOST || '127.0.0.1',
@@ -236,7 +262,27 @@ export function loadConfig(
     publicUrl: parsePublicUrl(env.PUBLIC_URL),
     nodeEnv,
     logLevel: parseLogLevel(env.LOG_LEVEL),
-    databasePoolSize: parsePositiveInteger(env.DATABASE_POOL_SIZE, 'DATABASE_POOL_SIZE', 10),
+    databasePoolSize,
+    databaseConnectTimeoutMs: parsePositiveInteger(
+      env.DATABASE_CONNECT_TIMEOUT_MS,
+      'DATABASE_CONNECT_TIMEOUT_MS',
+      1000,
+    ),
+    databaseTimeouts: {
+      statementMs: parsePositiveInteger(
+        env.DATABASE_STATEMENT_TIMEOUT_MS,
+        'DATABASE_STATEMENT_TIMEOUT_MS',
+        DEFAULT_TIMEOUTS.statementMs,
+      ),
+      lockMs: parsePositiveInteger(env.DATABASE_LOCK_TIMEOUT_MS, 'DATABASE_LOCK_TIMEOUT_MS', DEFAULT_TIMEOUTS.lockMs),
+      idleInTransactionMs: parsePositiveInteger(
+        env.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+        'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS',
+        DEFAULT_TIMEOUTS.idleInTransactionMs,
+      ),
+    },
+    databaseWriters: parseWriters(env.DATABASE_WRITERS, databasePoolSize),
+    migrateOnStart: parseBoolean(env.MIGRATE_ON_START, 'MIGRATE_ON_START', true),
     previousSecretsKeys: (env.SECRETS_KEY_PREVIOUS ?? '')
       .split(',')
       .filter((value) => value.trim() !== '')
@@ -278,12 +324,15 @@ export function loadConfig(
  * The configuration's store, opened with its secrets keys. A development key made for the database
  * is saved only once the database has opened: a start that fails leaves no key behind for it.
  */
-export async function openConfiguredStore(config: Config, options: DatabaseOptions = {}): Promise<Store> {
-  const store = await openStore(
-    config.databaseUrl,
-    createSecretBox(config.secretsKey, config.previousSecretsKeys),
-    options,
-  );
+export async function openConfiguredStore(config: Config, options: StoreOptions = {}): Promise<Store> {
+  const store = await openStore(config.databaseUrl, createSecretBox(config.secretsKey, config.previousSecretsKeys), {
+    poolSize: config.databasePoolSize,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
+    timeouts: config.databaseTimeouts,
+    writers: config.databaseWriters,
+    migrate: config.migrateOnStart,
+    ...options,
+  });
   config.developmentKey?.save();
   return store;
 }

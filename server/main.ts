@@ -62,11 +62,11 @@ async function main(): Promise<void> {
       metrics?.spans(outcome, count),
     );
   const store = await openConfiguredStore(config, {
-    poolSize: config.databasePoolSize,
     onPoolError: (err) => logger.warn({ err }, 'idle database connection lost'),
     ...(tracing && { wrapDriver: tracing.driver }),
   });
 
+  if (store.migrationsApplied.length > 0) logger.info({ migrations: store.migrationsApplied }, 'database migrated');
   const destinationTypes = loadDestinationTypeRules(spec);
   metrics = config.metricsPort === undefined ? undefined : createMetrics(spec, () => store.poolFigures());
   const sharedLimits = config.redisUrl

@@ -76,10 +76,11 @@ export function cliCommands(spec: OpenApiDocument): CliCommand[] {
   return [
     command({
       name: 'migrate',
-      about: 'Create or update the database schema.',
+      about:
+        'Create or update the database schema, as a step of its own before a deploy (the instances may then start with MIGRATE_ON_START=false); prints the migrations it applied.',
       options: [],
-      // Opening the store migrates it.
-      run: async () => ({ migrated: true }),
+      // Opening the store for this command migrates it (cli.ts).
+      run: async (_values, { store }) => ({ migrated: true, applied: store.migrationsApplied }),
     }),
     command({
       name: 'create-workspace',

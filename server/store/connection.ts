@@ -1,5 +1,6 @@
 // What opening a database takes and gives, shared by the SQLite and PostgreSQL sides.
 import type { Kysely, LogConfig, SqliteDatabase, SqliteStatement } from 'kysely';
+import type { SessionTimeouts } from './postgres-pool.js';
 import type { QueryDriver } from './prepared.js';
 import type { Database } from './tables.js';
 
@@ -12,6 +13,10 @@ export interface DatabaseOptions {
    * while no connection comes back, before the database counts as unreachable (postgres-pool.ts).
    */
   connectTimeoutMs?: number;
+  /** PostgreSQL's statement, lock and idle-in-transaction timeouts of each connection, in ms; 0 for none. */
+  timeouts?: Partial<SessionTimeouts>;
+  /** PostgreSQL: rows written at once by this process (write-admission.ts); half the pool by default. */
+  writers?: number;
   /** Reports errors of idle pooled connections (a restarted database, a dropped link). */
   onPoolError?: (err: Error) => void;
   /** Wraps the driver of the request path's statements (tracing's spans); the driver itself when absent. */
@@ -26,6 +31,8 @@ export interface OpenedDatabase {
   driver: QueryDriver;
   /** The connection pool's state, for a database that has one. */
   poolFigures?: () => PoolFigures;
+  /** PostgreSQL's writes running and waiting (write-admission.ts). */
+  writerFigures?: () => { writing: number; waiting: number };
 }
 
 export interface PoolFigures {
@@ -34,6 +41,9 @@ export interface PoolFigures {
   waiting: number;
   max: number;
 }
+
+/** What a database waits on at most, in ms, unless told otherwise (README, "Configuration"). */
+export const DEFAULT_TIMEOUTS: SessionTimeouts = { statementMs: 5000, lockMs: 2000, idleInTransactionMs: 5000 };
 
 export type SqliteDriverName = 'better-sqlite3' | 'node:sqlite';
 

@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CompiledQuery, Kysely, SqliteDialect, type SqliteStatement } from 'kysely';
 import type { DatabaseOptions, LogQuery, OpenedDatabase } from './connection.js';
-import { type BoundQuery, kyselyDriver, type QueryDriver } from './prepared.js';
+import { type BoundQuery, kyselyDriver, type QueryDriver, type RowRead } from './prepared.js';
 import { SqliteBooleanPlugin, toSqliteValue } from './sqlite-boolean-plugin.js';
 import { openSqliteConnection, type SqliteConnection, sqliteCodeOf } from './sqlite-connection.js';
 import type { Database } from './tables.js';
@@ -89,7 +89,7 @@ function sqliteDriver(
       return sqlite.inTransaction ? throughKysely.run(query) : (rowsOf(query) as Row[]);
     },
     async readModifyWrite<Row, T>(
-      read: { plain: BoundQuery<Row>; locking: BoundQuery<Row> },
+      read: RowRead<Row>,
       decide: (row: Row | undefined) => { result: T; write?: BoundQuery },
     ) {
       if (sqlite.inTransaction) return throughKysely.readModifyWrite(read, decide);
@@ -125,7 +125,9 @@ function statementCache(sqlite: SqliteConnection): (source: string) => SqliteSta
 
 const UNAVAILABLE_SQLITE_CODES = /^SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR|FULL|READONLY|NOTADB|CORRUPT)/;
 // Node's socket errors, and PostgreSQL's connection exceptions (08), too many connections (53300),
-// shutdown and recovery (57P01-57P03).
+// shutdown and recovery (57P01-57P03), and its bounds on a wait: the statement timeout
+// (query_canceled, 57014), the lock timeout (lock_not_available, 55P03) and the idle-in-transaction
+// timeout (25P03).
 const UNAVAILABLE_NETWORK_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -138,10 +140,14 @@ const UNAVAILABLE_NETWORK_CODES = new Set([
   '57P01',
   '57P02',
   '57P03',
+  '57014',
+  '55P03',
+  '25P03',
 ]);
-// `timeout expired`: pg's client, when opening a connection outlasts its connectionTimeoutMillis.
+// `timeout expired`: pg's client, when opening a connection outlasts its connectionTimeoutMillis;
+// `Query read timeout`, when a server answers nothing past its query_timeout.
 const UNAVAILABLE_MESSAGES =
-  /timeout exceeded when trying to connect|^timeout expired$|Connection terminated|connection.*(closed|ended)|Client has encountered a connection error/i;
+  /timeout exceeded when trying to connect|^timeout expired$|^Query read timeout$|Connection terminated|connection.*(closed|ended)|Client has encountered a connection error/i;
 
 /** The database of a location as a person would name it, without credentials. */
 export function describeDatabase(location: DatabaseLocation): string {

@@ -15,7 +15,7 @@ import {
 } from '../domain/destination-update.js';
 import type { SecretBox } from '../domain/secrets.js';
 import { argument, preparedQuery, type QueryDriver } from './prepared.js';
-import type { Database, DestinationsTable } from './tables.js';
+import { type Database, DESTINATION_COLUMNS, type DestinationsTable } from './tables.js';
 
 type DestinationRow = Selectable<DestinationsTable>;
 /** The columns of what a PATCH can change: each field of the state, the config sealed. */
@@ -102,7 +102,7 @@ export function destinationStore(
       (a) =>
         db
           .selectFrom('destinations')
-          .selectAll()
+          .select(DESTINATION_COLUMNS)
           .where('id', '=', a.id)
           .where('workspace_id', '=', a.workspaceId)
           .$if(locking, (query) => query.forUpdate()),
@@ -180,7 +180,7 @@ export function destinationStore(
           created_at: at,
           updated_at: at,
         })
-        .returningAll()
+        .returning(DESTINATION_COLUMNS)
         .executeTakeFirstOrThrow();
       return fromRow(row);
     },
@@ -234,7 +234,11 @@ export function destinationStore(
       rulesOf: (type: DestinationType) => DestinationTypeRules,
     ): Promise<UpdateOutcome | undefined> {
       return driver.readModifyWrite<DestinationRow, UpdateOutcome | undefined>(
-        { plain: read.bind({ workspaceId, id }), locking: readLocking.bind({ workspaceId, id }) },
+        {
+          plain: read.bind({ workspaceId, id }),
+          locking: readLocking.bind({ workspaceId, id }),
+          row: `destinations/${workspaceId}/${id}`,
+        },
         (row) => {
           if (!row) return { result: undefined };
           const current = fromRow(row);

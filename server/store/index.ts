@@ -14,7 +14,7 @@ import {
 } from './database.js';
 import { destinationStore } from './destinations.js';
 import { keyStore } from './keys.js';
-import { migrateToLatest } from './migrations.js';
+import { migrateToLatest } from './migrate.js';
 import { presetStore } from './presets.js';
 import { workspaceStore } from './workspaces.js';
 
@@ -29,15 +29,43 @@ export interface Store {
   ping(): Promise<void>;
   /** The connection pool's state; undefined for SQLite, which has none. */
   poolFigures(): PoolFigures | undefined;
+  /** The migrations that opening the store applied, in order. */
+  readonly migrationsApplied: readonly string[];
   close(): Promise<void>;
+}
+
+/**
+ * Migrates, or checks. On PostgreSQL a migration runs on a connection of its own, without the
+ * statement timeout of the request path (building an index on a large table may outlast it); its
+ * lock waits stay bounded.
+ */
+async function migrateDatabase(
+  location: DatabaseLocation,
+  opened: OpenedDatabase,
+  options: DatabaseOptions,
+  apply: boolean,
+): Promise<string[]> {
+  if (location.kind !== 'postgres' || !apply) return migrateToLatest(opened.db, { apply });
+  const migrating = await openDatabase(location, {
+    ...options,
+    poolSize: 1,
+    timeouts: { ...options.timeouts, statementMs: 0 },
+  });
+  try {
+    return await migrateToLatest(migrating.db);
+  } finally {
+    await migrating.db.destroy();
+  }
 }
 
 export function createStore(
   { db, driver, poolFigures }: OpenedDatabase,
   secrets: SecretBox,
   dialect: DatabaseLocation['kind'] = 'sqlite',
+  migrationsApplied: readonly string[] = [],
 ): Store {
   return {
+    migrationsApplied,
     workspaces: workspaceStore(db),
     keys: keyStore(db, driver),
     // SQLite has one writer at a time; PostgreSQL locks the row once writes of it conflict.
@@ -53,25 +81,34 @@ export function createStore(
   };
 }
 
-/** Opens the database of DATABASE_URL, brings its schema up to date and returns the store. */
-export async function openStore(
-  databaseUrl: string,
-  secrets: SecretBox,
-  options: DatabaseOptions = {},
-): Promise<Store> {
+export interface StoreOptions extends DatabaseOptions {
+  /**
+   * True (the default): apply this release's migrations the database lacks. False: apply none, and
+   * refuse a database that lacks one (MIGRATE_ON_START=false, after `npm run migrate`).
+   */
+  migrate?: boolean;
+}
+
+/**
+ * Opens the database of DATABASE_URL, brings its schema up to date (or checks it is) and returns
+ * the store. A database this release cannot run on is refused (MigrationRefusal, one line).
+ */
+export async function openStore(databaseUrl: string, secrets: SecretBox, options: StoreOptions = {}): Promise<Store> {
   const location = parseDatabaseUrl(databaseUrl);
   const cannotOpen = (err: unknown) => {
     const reason = openFailureReason(err);
     return reason === undefined ? err : new DatabaseOpenError(describeDatabase(location), reason, { cause: err });
   };
+  const { migrate = true, ...databaseOptions } = options;
   let opened: OpenedDatabase;
   try {
-    opened = await openDatabase(location, options);
+    opened = await openDatabase(location, databaseOptions);
   } catch (err) {
     throw cannotOpen(err);
   }
+  let migrationsApplied: string[];
   try {
-    await migrateToLatest(opened.db);
+    migrationsApplied = await migrateDatabase(location, opened, databaseOptions, migrate);
   } catch (err) {
     await opened.db.destroy();
     throw cannotOpen(err);
@@ -80,5 +117,5 @@ export async function openStore(
   const driver = wrapDriver
     ? wrapDriver(opened.driver, location.kind === 'postgres' ? 'postgresql' : 'sqlite')
     : opened.driver;
-  return createStore({ ...opened, driver }, secrets, location.kind);
+  return createStore({ ...opened, driver }, secrets, location.kind, migrationsApplied);
 }

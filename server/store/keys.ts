@@ -4,7 +4,7 @@ import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import type { KeyCredentials, StoredApiKey } from '../domain/api-keys.js';
 import { type UsageWindows, utcDay } from '../domain/time.js';
 import { type Argument, argument, preparedQuery, type QueryDriver } from './prepared.js';
-import type { ApiKeysTable, Database } from './tables.js';
+import { API_KEY_COLUMNS, type ApiKeysTable, type Database } from './tables.js';
 
 export type NewApiKey = Omit<
   Insertable<ApiKeysTable>,
@@ -51,7 +51,7 @@ export function keyStore(db: Kysely<Database>, driver: QueryDriver) {
         .leftJoin('key_usage_daily as u', (join) =>
           join.onRef('u.key_id', '=', 'k.id').on('u.day', '>=', a.from).on('u.day', '<=', a.day),
         )
-        .selectAll('k')
+        .select(API_KEY_COLUMNS.map((column) => `k.${column}` as const))
         .select([
           sumSince('u.usage', a.day).as('usage_daily'),
           sumSince('u.usage', a.weekStart).as('usage_weekly'),
@@ -77,7 +77,7 @@ export function keyStore(db: Kysely<Database>, driver: QueryDriver) {
           created_at: now.toISOString(),
           updated_at: null,
         })
-        .returningAll()
+        .returning(API_KEY_COLUMNS)
         .executeTakeFirstOrThrow();
       return { ...credentials(row), hash: row.hash };
     },

@@ -17,19 +17,44 @@ export interface ConnectionPoolOptions {
   max: number;
   /** How long opening a connection may take, and how long waiters wait with no connection coming back. */
   stallMs: number;
+  /** Set on each connection as it opens (PostgreSQL's settings of the same names), in ms; 0 for none. */
+  timeouts: SessionTimeouts;
   onError: (err: Error) => void;
 }
+
+export interface SessionTimeouts {
+  statementMs: number;
+  lockMs: number;
+  idleInTransactionMs: number;
+}
+
+/**
+ * How long after the statement timeout the client itself gives up on an answer: the server ends a
+ * slow statement first; this ends the wait on a server that answers nothing at all.
+ */
+export const CLIENT_WAIT_BEYOND_STATEMENT_MS = 1000;
 
 /** The error of a wait that saw no connection come back; its words are pg's own for a wait that timed out. */
 function stalled(stallMs: number): Error {
   return new Error(`timeout exceeded when trying to connect: no database connection came back for ${stallMs} ms`);
 }
 
-export function openConnectionPool(url: string, { max, stallMs, onError }: ConnectionPoolOptions): ConnectionPool {
-  // The bound on opening a connection, without pg-pool's bound on the queue (no connectionTimeoutMillis on the pool).
+export function openConnectionPool(
+  url: string,
+  { max, stallMs, timeouts, onError }: ConnectionPoolOptions,
+): ConnectionPool {
+  // The bound on opening a connection, without pg-pool's bound on the queue (no
+  // connectionTimeoutMillis on the pool); the session's timeouts go in its start-up message.
   class BoundedClient extends pg.Client {
     constructor(config?: pg.ClientConfig) {
-      super({ ...config, connectionTimeoutMillis: stallMs });
+      super({
+        ...config,
+        connectionTimeoutMillis: stallMs,
+        statement_timeout: timeouts.statementMs,
+        lock_timeout: timeouts.lockMs,
+        idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+        ...(timeouts.statementMs > 0 && { query_timeout: timeouts.statementMs + CLIENT_WAIT_BEYOND_STATEMENT_MS }),
+      });
     }
   }
   const pool = new pg.Pool({ connectionString: url, max, Client: BoundedClient });

@@ -3,10 +3,12 @@
 
 import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
-import type { DatabaseOptions, LogQuery, OpenedDatabase } from './connection.js';
+import { type DatabaseOptions, DEFAULT_TIMEOUTS, type LogQuery, type OpenedDatabase } from './connection.js';
+import { isDatabaseUnavailable } from './database.js';
 import { openConnectionPool } from './postgres-pool.js';
 import { type BoundQuery, kyselyDriver, type QueryDriver } from './prepared.js';
 import type { Database } from './tables.js';
+import { createWriteAdmission } from './write-admission.js';
 
 /**
  * After a write of a row lost to another writer, PATCHes lock the row first for this long: under
@@ -17,10 +19,19 @@ export const LOCK_FIRST_AFTER_CONFLICT_MS = 1000;
 
 export function openPostgres(url: string, options: DatabaseOptions, logQuery?: LogQuery): OpenedDatabase {
   const { log } = options;
+  const max = options.poolSize ?? 10;
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const pool = openConnectionPool(url, {
-    max: options.poolSize ?? 10,
+    max,
     stallMs: options.connectTimeoutMs ?? 1000,
+    timeouts,
     onError: options.onPoolError ?? (() => undefined),
+  });
+  // A write waits for its place no longer than it may wait for its row's lock.
+  const admission = createWriteAdmission({
+    writers: options.writers ?? Math.max(1, Math.floor(max / 2)),
+    waitMs: timeouts.lockMs > 0 ? timeouts.lockMs : DEFAULT_TIMEOUTS.lockMs,
+    isUnavailable: isDatabaseUnavailable,
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log && { log }) });
   // Named statements are parsed and planned once per connection.
@@ -48,15 +59,16 @@ export function openPostgres(url: string, options: DatabaseOptions, logQuery?: L
   let lastConflictAt = Number.NEGATIVE_INFINITY;
   const driver: QueryDriver = {
     run,
-    async readModifyWrite(read, decide) {
-      if (Date.now() - lastConflictAt >= LOCK_FIRST_AFTER_CONFLICT_MS) {
-        const [row] = await run(read.plain);
-        const { result, write } = decide(row);
-        if (!write || (await run(write)).length > 0) return result;
-        lastConflictAt = Date.now();
-      }
-      return lockingReadModifyWrite(read, decide);
-    },
+    readModifyWrite: (read, decide) =>
+      admission.admit(read.row, async () => {
+        if (Date.now() - lastConflictAt >= LOCK_FIRST_AFTER_CONFLICT_MS) {
+          const [row] = await run(read.plain);
+          const { result, write } = decide(row);
+          if (!write || (await run(write)).length > 0) return result;
+          lastConflictAt = Date.now();
+        }
+        return lockingReadModifyWrite(read, decide);
+      }),
   };
-  return { db, driver, poolFigures: pool.figures };
+  return { db, driver, poolFigures: pool.figures, writerFigures: admission.figures };
 }

@@ -36,9 +36,16 @@ export interface QueryDriver {
    *   (`locking`, in a transaction), as is every write for a second after such a conflict.
    */
   readModifyWrite<Row, T>(
-    read: { plain: BoundQuery<Row>; locking: BoundQuery<Row> },
+    read: RowRead<Row>,
     decide: (row: Row | undefined) => { result: T; write?: BoundQuery },
   ): Promise<T>;
+}
+
+/** The read of a read-modify-write, plain and under the row's lock, and the row it reads (`table/id`). */
+export interface RowRead<Row> {
+  plain: BoundQuery<Row>;
+  locking: BoundQuery<Row>;
+  row: string;
 }
 
 /** Runs through Kysely's own connection handling; `toValue` adapts parameters to the driver. */
@@ -52,7 +59,7 @@ export function kyselyDriver(
       return (await db.executeQuery<Row>(compiled(query))).rows;
     },
     async readModifyWrite<Row, T>(
-      read: { plain: BoundQuery<Row>; locking: BoundQuery<Row> },
+      read: RowRead<Row>,
       decide: (row: Row | undefined) => { result: T; write?: BoundQuery },
     ) {
       return db.transaction().execute(async (trx) => {

@@ -4,7 +4,7 @@ import { type Kysely, sql } from 'kysely';
 import { type NewPresetVersion, PAGE_CHARACTER_BUDGET, type Preset, type PresetVersion } from '../domain/presets.js';
 import type { DatabaseLocation } from './database.js';
 import { argument, preparedQuery, type QueryDriver } from './prepared.js';
-import type { Database } from './tables.js';
+import { type Database, PRESET_VERSION_COLUMNS } from './tables.js';
 
 type Dialect = DatabaseLocation['kind'];
 
@@ -66,7 +66,7 @@ export function presetStore(db: Kysely<Database>, driver: QueryDriver, dialect: 
                 .selectFrom(
                   eb
                     .selectFrom('preset_versions')
-                    .selectAll()
+                    .select(PRESET_VERSION_COLUMNS)
                     .select(sql<number>`length(config) + coalesce(length(system_prompt), 0)`.as('size'))
                     .whereRef('preset_id', '=', 'p.id')
                     .where('version', '>', a.offset)
@@ -74,7 +74,7 @@ export function presetStore(db: Kysely<Database>, driver: QueryDriver, dialect: 
                     .limit(a.limit)
                     .as('first_rows'),
                 )
-                .selectAll()
+                .select([...PRESET_VERSION_COLUMNS, 'size'])
                 .select(sql<number>`sum(size) over (order by version) - size`.as('before'))
                 .as('sized'),
             )

@@ -86,6 +86,73 @@ export interface PresetVersionsTable {
   updated_at: string;
 }
 
+/**
+ * Every column of a table, by name, checked complete against its row type. Statements name their
+ * columns, never `*`: a column that a newer release's expand migration adds then changes the shape
+ * of no result, and PostgreSQL keeps the prepared statements of a running release valid.
+ */
+function allColumns<Table>() {
+  return <const Names extends readonly (keyof Table & string)[]>(
+    names: Names &
+      ([Exclude<keyof Table, Names[number]>] extends [never]
+        ? unknown
+        : { missing: Exclude<keyof Table, Names[number]> }),
+  ): Names => names;
+}
+
+export const API_KEY_COLUMNS = allColumns<ApiKeysTable>()([
+  'id',
+  'workspace_id',
+  'hash',
+  'label',
+  'name',
+  'kind',
+  'disabled',
+  'spend_limit',
+  'limit_reset',
+  'include_byok_in_limit',
+  'usage_total',
+  'byok_usage_total',
+  'expires_at',
+  'creator_user_id',
+  'external_user',
+  'created_at',
+  'updated_at',
+]);
+
+export const DESTINATION_COLUMNS = allColumns<DestinationsTable>()([
+  'id',
+  'workspace_id',
+  'name',
+  'type',
+  'enabled',
+  'privacy_mode',
+  'sampling_rate',
+  'api_key_hashes',
+  'filter_rules',
+  'broadcast_generation_cost',
+  'broadcast_generation_identity',
+  'broadcast_generation_request_context',
+  'regions',
+  'config_sealed',
+  'revision',
+  'created_at',
+  'updated_at',
+]);
+
+export const WORKSPACE_COLUMNS = allColumns<WorkspacesTable>()(['id', 'name', 'created_at']);
+
+export const PRESET_VERSION_COLUMNS = allColumns<PresetVersionsTable>()([
+  'id',
+  'preset_id',
+  'version',
+  'config',
+  'system_prompt',
+  'creator_id',
+  'created_at',
+  'updated_at',
+]);
+
 export interface Database {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database, WorkspacesTable } from './tables.js';
+import { type Database, WORKSPACE_COLUMNS, type WorkspacesTable } from './tables.js';
 
 export function workspaceStore(db: Kysely<Database>) {
   return {
@@ -16,7 +16,7 @@ export function workspaceStore(db: Kysely<Database>) {
     },
 
     async list(): Promise<WorkspacesTable[]> {
-      return db.selectFrom('workspaces').selectAll().orderBy('created_at').execute();
+      return db.selectFrom('workspaces').select(WORKSPACE_COLUMNS).orderBy('created_at').execute();
     },
 
     async count(): Promise<number> {

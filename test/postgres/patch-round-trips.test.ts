@@ -90,13 +90,13 @@ describe('PATCH on PostgreSQL', { shuffle: false }, () => {
     sent.length = 0;
     const outcome = await update({ sampling_rate: 0.25 });
     expect(outcome?.outcome).toBe('changed');
-    expect(sent).toEqual(['select *', 'update "destinations"']);
+    expect(sent).toEqual(['select "id",', 'update "destinations"']);
   });
 
   it('takes one round trip when nothing changes', async () => {
     const outcome = await update({ sampling_rate: 0.25 });
     expect(outcome?.outcome).toBe('unchanged');
-    expect(sent).toEqual(['select *']);
+    expect(sent).toEqual(['select "id",']);
   });
 
   it('after losing a race to another writer, writes again under the row lock, and loses neither update', async () => {
@@ -117,10 +117,10 @@ describe('PATCH on PostgreSQL', { shuffle: false }, () => {
     try {
       const outcome = await update({ sampling_rate: 0.75 });
       expect(sent).toEqual([
-        'select *',
+        'select "id",',
         'update "destinations"', // lost the race: no row returned
         'begin',
-        'select *', // for update
+        'select "id",', // for update
         'update "destinations"',
         'commit',
       ]);
@@ -135,11 +135,11 @@ describe('PATCH on PostgreSQL', { shuffle: false }, () => {
   it('locks first for a while after a conflict, then writes optimistically again', async () => {
     sent.length = 0;
     await update({ sampling_rate: 0.5 });
-    expect(sent).toEqual(['begin', 'select *', 'update "destinations"', 'commit']);
+    expect(sent).toEqual(['begin', 'select "id",', 'update "destinations"', 'commit']);
     afterTheContention();
     sent.length = 0;
     await update({ sampling_rate: 0.25 });
-    expect(sent).toEqual(['select *', 'update "destinations"']);
+    expect(sent).toEqual(['select "id",', 'update "destinations"']);
   });
 
   it('ends under the lock however busy the row is: one optimistic attempt at most', async () => {
@@ -158,7 +158,7 @@ describe('PATCH on PostgreSQL', { shuffle: false }, () => {
       const outcome = await update({ sampling_rate: 0.125 });
       expect(outcome?.outcome).toBe('changed');
       expect(conflicts).toBe(1);
-      expect(sent.slice(-4)).toEqual(['begin', 'select *', 'update "destinations"', 'commit']);
+      expect(sent.slice(-4)).toEqual(['begin', 'select "id",', 'update "destinations"', 'commit']);
       expect((await readDestination(store, workspaceId, destinationId))?.state.sampling_rate).toBe(0.125);
     } finally {
       await other.end();

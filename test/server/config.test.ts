@@ -43,6 +43,10 @@ const defaults: Config = {
   nodeEnv: 'development',
   logLevel: 'info',
   databasePoolSize: 10,
+  databaseConnectTimeoutMs: 1000,
+  databaseTimeouts: { statementMs: 5000, lockMs: 2000, idleInTransactionMs: 5000 },
+  databaseWriters: 5,
+  migrateOnStart: true,
   secretsKey: key,
   previousSecretsKeys: [],
   rateLimit: { windowMs: 60_000, limit: 600 },
@@ -68,6 +72,12 @@ const defaults: Config = {
 const everyVariable = [
   'DATABASE_URL',
   'DATABASE_POOL_SIZE',
+  'DATABASE_CONNECT_TIMEOUT_MS',
+  'DATABASE_STATEMENT_TIMEOUT_MS',
+  'DATABASE_LOCK_TIMEOUT_MS',
+  'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS',
+  'DATABASE_WRITERS',
+  'MIGRATE_ON_START',
   'HOST',
   'PORT',
   'SECRETS_KEY_PREVIOUS',
@@ -110,6 +120,12 @@ describe('the configuration', () => {
       configOf({
         DATABASE_URL: 'postgres://api@db.internal:5433/api',
         DATABASE_POOL_SIZE: '4',
+        DATABASE_CONNECT_TIMEOUT_MS: '1500',
+        DATABASE_STATEMENT_TIMEOUT_MS: '8000',
+        DATABASE_LOCK_TIMEOUT_MS: '3000',
+        DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: '9000',
+        DATABASE_WRITERS: '1',
+        MIGRATE_ON_START: 'false',
         HOST: '0.0.0.0',
         PORT: '8080',
         SECRETS_KEY_PREVIOUS: `${otherKey.toString('base64')},${thirdKey.toString('base64')}`,
@@ -144,6 +160,10 @@ describe('the configuration', () => {
       nodeEnv: 'production',
       logLevel: 'warn',
       databasePoolSize: 4,
+      databaseConnectTimeoutMs: 1500,
+      databaseTimeouts: { statementMs: 8000, lockMs: 3000, idleInTransactionMs: 9000 },
+      databaseWriters: 1,
+      migrateOnStart: false,
       secretsKey: key,
       previousSecretsKeys: [otherKey, thirdKey],
       rateLimit: { windowMs: 1000, limit: 50 },
@@ -171,6 +191,32 @@ describe('the configuration', () => {
         batch: { scheduledDelayMillis: 5000, exportTimeoutMillis: 30_000, maxQueueSize: 2048, maxExportBatchSize: 512 },
       },
     });
+  });
+
+  it('gives half the pool to writers unless told, and never more than the pool', () => {
+    expect(configOf({ DATABASE_POOL_SIZE: '7' }).databaseWriters).toBe(3);
+    expect(configOf({ DATABASE_POOL_SIZE: '1' }).databaseWriters).toBe(1);
+    expect(configErrorOf({ DATABASE_POOL_SIZE: '4', DATABASE_WRITERS: '5' })).toBe(
+      'DATABASE_WRITERS must be at most DATABASE_POOL_SIZE (4), got 5',
+    );
+  });
+
+  it('refuses a database timeout that is not a positive whole number of milliseconds', () => {
+    for (const name of [
+      'DATABASE_CONNECT_TIMEOUT_MS',
+      'DATABASE_STATEMENT_TIMEOUT_MS',
+      'DATABASE_LOCK_TIMEOUT_MS',
+      'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS',
+    ])
+      for (const value of ['0', '-5', '1.5', '2s', '1e400'])
+        expect(configErrorOf({ [name]: value })).toBe(
+          `${name} must be a positive integer, got ${JSON.stringify(value)}`,
+        );
+  });
+
+  it('reads MIGRATE_ON_START as true or false, nothing else', () => {
+    expect(configOf({ MIGRATE_ON_START: 'true' }).migrateOnStart).toBe(true);
+    expect(configErrorOf({ MIGRATE_ON_START: 'no' })).toBe('MIGRATE_ON_START must be true or false, got "no"');
   });
 
   it('validates responses everywhere but in production', () => {

@@ -205,6 +205,9 @@ describe('errors that mean the database cannot serve now', () => {
     ['57P01', 'admin shutdown'],
     ['57P02', 'crash shutdown'],
     ['57P03', 'cannot connect now'],
+    ['57014', 'query canceled: the statement timeout'],
+    ['55P03', 'lock not available: the lock timeout'],
+    ['25P03', 'idle in transaction session timeout'],
   ])('include PostgreSQL %s (%s)', (code) => {
     expect(isDatabaseUnavailable({ code, message: 'postgres' })).toBe(true);
   });
@@ -217,6 +220,7 @@ describe('errors that mean the database cannot serve now', () => {
     'the connection has ended',
     'Client has encountered a connection error and is not queryable',
     'timeout expired',
+    'Query read timeout',
   ])('include the driver message "%s", whatever its code', (message) => {
     expect(isDatabaseUnavailable(new Error(message))).toBe(true);
     expect(isDatabaseUnavailable({ code: 'XX000', message })).toBe(true);
@@ -225,7 +229,7 @@ describe('errors that mean the database cannot serve now', () => {
   it.each([
     ['a failed constraint', { code: 'SQLITE_CONSTRAINT_UNIQUE', message: 'UNIQUE constraint failed: api_keys.hash' }],
     ['a SQL error', { code: 'SQLITE_ERROR', message: 'no such column: x' }],
-    ['a message that merely ends like the client timeout', { code: '55P03', message: 'lock timeout expired' }],
+    ['a message that merely ends like the client timeout', { code: '42703', message: 'lock timeout expired' }],
     [
       'a failed constraint of node:sqlite',
       { code: 'ERR_SQLITE_ERROR', errcode: 2067, message: 'UNIQUE constraint failed' },

@@ -9,7 +9,7 @@ import { createSecretBox } from '../../server/domain/secrets.js';
 import { createSpecAjv, SPEC_SCHEMA_ID } from '../../server/spec.js';
 import { type OpenedDatabase, openDatabase, parseDatabaseUrl } from '../../server/store/database.js';
 import { createStore, type Store } from '../../server/store/index.js';
-import { migrateTo, migrateToLatest } from '../../server/store/migrations.js';
+import { migrateTo, migrateToLatest } from '../../server/store/migrate.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { destinationTypes, spec } from '../support/server.js';
 

@@ -3,6 +3,7 @@
 // error that counts as the database being unreachable (503), not as a bug.
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_TIMEOUTS } from '../../server/store/connection.js';
 import { isDatabaseUnavailable } from '../../server/store/database.js';
 import { openConnectionPool } from '../../server/store/postgres-pool.js';
 
@@ -26,7 +27,12 @@ afterAll(async () => {
 
 describe('the PostgreSQL connection pool', () => {
   it('gives up opening a connection that gets no answer after the connect timeout, as unreachable', async () => {
-    const pool = openConnectionPool(url, { max: 2, stallMs: 200, onError: () => undefined });
+    const pool = openConnectionPool(url, {
+      max: 2,
+      stallMs: 200,
+      timeouts: DEFAULT_TIMEOUTS,
+      onError: () => undefined,
+    });
     try {
       const started = performance.now();
       const failure = await pool.connect().then(

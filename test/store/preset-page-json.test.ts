@@ -9,7 +9,7 @@ import { MAX_CONFIG_JSON_LENGTH, type PresetVersion } from '../../server/domain/
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { openDatabase, parseDatabaseUrl } from '../../server/store/database.js';
 import { createStore, type Store } from '../../server/store/index.js';
-import { migrateToLatest } from '../../server/store/migrations.js';
+import { migrateToLatest } from '../../server/store/migrate.js';
 import type { Database } from '../../server/store/tables.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 

@@ -4,7 +4,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OpenedDatabase, openDatabase } from '../../server/store/database.js';
-import { migrateToLatest } from '../../server/store/migrations.js';
+import { migrateToLatest } from '../../server/store/migrate.js';
 
 let opened: OpenedDatabase;
 

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { DatabaseOpenError, type OpenedDatabase, openDatabase } from '../../server/store/database.js';
 import { createStore, openStore } from '../../server/store/index.js';
-import { migrateToLatest } from '../../server/store/migrations.js';
+import { migrateToLatest } from '../../server/store/migrate.js';
 import { argument, type BoundQuery, kyselyDriver, preparedQuery } from '../../server/store/prepared.js';
 import { openSqliteConnection, sqliteCodeOf } from '../../server/store/sqlite-connection.js';
 
@@ -170,7 +170,7 @@ function readName(opened: OpenedDatabase, id: string) {
   const query = preparedQuery(opened.driver, 'test', { id: argument<string>() }, (a) =>
     opened.db.selectFrom('workspaces').select('name').where('id', '=', a.id),
   ).bind({ id });
-  return { plain: query, locking: query };
+  return { plain: query, locking: query, row: `workspaces/${id}` };
 }
 
 /** Decides to rename a workspace that has no " (renamed)" yet, over the name read. */

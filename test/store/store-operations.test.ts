@@ -18,9 +18,9 @@ import { createSecretBox } from '../../server/domain/secrets.js';
 import { loadSpec } from '../../server/spec.js';
 import { type OpenedDatabase, openDatabase } from '../../server/store/database.js';
 import { createStore, type Store } from '../../server/store/index.js';
-import { migrateToLatest } from '../../server/store/migrations.js';
-import type { BoundQuery, QueryDriver } from '../../server/store/prepared.js';
-import type { Database } from '../../server/store/tables.js';
+import { migrateToLatest } from '../../server/store/migrate.js';
+import type { QueryDriver, RowRead } from '../../server/store/prepared.js';
+import { type Database, DESTINATION_COLUMNS } from '../../server/store/tables.js';
 import { readDestination } from '../support/destinations.js';
 
 let opened: OpenedDatabase;
@@ -197,7 +197,7 @@ describe('resealing after a key rotation', () => {
 
 describe('the reads of a destination update', () => {
   /** A driver that keeps the reads it is asked for, and finds no row. */
-  function recordingDriver(reads: { plain: BoundQuery; locking: BoundQuery }[]): QueryDriver {
+  function recordingDriver(reads: RowRead<unknown>[]): QueryDriver {
     return {
       async run() {
         return [];
@@ -208,6 +208,8 @@ describe('the reads of a destination update', () => {
       },
     };
   }
+  // Named, never `*`: a column an expand migration adds changes nothing that is read.
+  const columns = DESTINATION_COLUMNS.map((column) => `"${column}"`).join(', ');
   const update = (target: Store) =>
     target.destinations.update('w', 'd', new Date(), { changes: { name: 'N' } }, () => {
       throw new Error('no rules are needed for a missing destination');
@@ -222,12 +224,14 @@ describe('the reads of a destination update', () => {
         createQueryCompiler: () => new PostgresQueryCompiler(),
       },
     });
-    const reads: { plain: BoundQuery; locking: BoundQuery }[] = [];
+    const reads: RowRead<unknown>[] = [];
     const postgres = createStore({ db, driver: recordingDriver(reads) }, createSecretBox(oldKey), 'postgres');
     expect(await update(postgres)).toBeUndefined();
-    const select = 'select * from "destinations" where "id" = $1 and "workspace_id" = $2';
+    const select = `select ${columns} from "destinations" where "id" = $1 and "workspace_id" = $2`;
     expect(reads.map(({ plain, locking }) => [plain.sql, locking.sql])).toEqual([[select, `${select} for update`]]);
     expect(reads[0]?.locking.parameters).toEqual(['d', 'w']);
+    // Writers queue per row, in the workspace that names it.
+    expect(reads[0]?.row).toBe('destinations/w/d');
   });
 
   it('are the same plain read on SQLite, which has no row locks', async () => {
@@ -239,10 +243,10 @@ describe('the reads of a destination update', () => {
         createQueryCompiler: () => new SqliteQueryCompiler(),
       },
     });
-    const reads: { plain: BoundQuery; locking: BoundQuery }[] = [];
+    const reads: RowRead<unknown>[] = [];
     const sqlite = createStore({ db, driver: recordingDriver(reads) }, createSecretBox(oldKey));
     expect(await update(sqlite)).toBeUndefined();
-    const select = 'select * from "destinations" where "id" = ? and "workspace_id" = ?';
+    const select = `select ${columns} from "destinations" where "id" = ? and "workspace_id" = ?`;
     expect(reads.map(({ plain, locking }) => [plain.sql, locking.sql])).toEqual([[select, select]]);
   });
 });
