@@ -15,6 +15,7 @@ const postgresSuites = [
   'test/server/presets.test.ts',
   'test/store/preset-page-json.test.ts',
   'test/store/migrations.test.ts',
+  'test/store/release-overlap.test.ts',
   'test/server/errors.test.ts',
   'test/server/unstorable-text.test.ts',
   'test/server/regex-filter-rules.test.ts',

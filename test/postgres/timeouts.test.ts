@@ -1,0 +1,122 @@
+// Every wait on PostgreSQL has its bound, set on each connection as it opens: a statement that runs
+// too long, a lock that does not come, a transaction left idle. A request that meets one gets 503
+// with Retry-After, never 500, and its connection goes back to the pool.
+import { sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isDatabaseUnavailable, openDatabase, parseDatabaseUrl } from '../../server/store/database.js';
+import { createPostgresDatabase, type TestDatabase } from '../support/database.js';
+import { call, createWorkspace, startTestServer, type TestServer, type Workspace } from '../support/server.js';
+
+let database: TestDatabase;
+
+beforeAll(async () => {
+  database = await createPostgresDatabase();
+});
+
+afterAll(async () => {
+  await database?.drop();
+});
+
+describe('the bounds set on each PostgreSQL connection', () => {
+  it('are the ones configured, on every connection the pool opens', async () => {
+    const opened = await openDatabase(parseDatabaseUrl(database.url), {
+      poolSize: 3,
+      timeouts: { statementMs: 4321, lockMs: 1234, idleInTransactionMs: 5678 },
+    });
+    try {
+      const settings = await Promise.all(
+        [0, 1, 2].map(() =>
+          opened.db.connection().execute(async (connection) => {
+            await sql`select pg_sleep(0.05)`.execute(connection);
+            const { rows } = await sql<{
+              statement: string;
+              lock: string;
+              idle: string;
+            }>`select current_setting('statement_timeout') as statement, current_setting('lock_timeout') as lock,
+                 current_setting('idle_in_transaction_session_timeout') as idle`.execute(connection);
+            return rows[0];
+          }),
+        ),
+      );
+      expect(settings).toEqual(Array(3).fill({ statement: '4321ms', lock: '1234ms', idle: '5678ms' }));
+    } finally {
+      await opened.db.destroy();
+    }
+  });
+
+  it('end a transaction left idle past its bound, as the database being unavailable, and the pool serves on', async () => {
+    const opened = await openDatabase(parseDatabaseUrl(database.url), {
+      poolSize: 1,
+      timeouts: { idleInTransactionMs: 200 },
+    });
+    try {
+      const failure = await opened.db
+        .transaction()
+        .execute(async (trx) => {
+          await sql`select 1`.execute(trx);
+          await new Promise((resolve) => setTimeout(resolve, 600));
+          await sql`select 1`.execute(trx);
+        })
+        .catch((err: unknown) => err);
+      expect(failure).toBeInstanceOf(Error);
+      expect(isDatabaseUnavailable(failure)).toBe(true);
+      const { rows } = await sql<{ one: number }>`select 1 as one`.execute(opened.db);
+      expect(rows).toEqual([{ one: 1 }]);
+    } finally {
+      await opened.db.destroy();
+    }
+  });
+});
+
+describe.each([
+  ['the statement timeout', { statementMs: 300, lockMs: 30_000 }],
+  ['the lock timeout', { statementMs: 30_000, lockMs: 300 }],
+])('a request that meets %s', (_bound, timeouts) => {
+  let server: TestServer;
+  let workspace: Workspace;
+
+  beforeAll(async () => {
+    const own = await createPostgresDatabase();
+    server = await startTestServer({ databaseUrl: own.url, databaseOptions: { poolSize: 4, timeouts } });
+    const close = server.close;
+    server.close = async () => {
+      await close();
+      await own.drop();
+    };
+    workspace = await createWorkspace(server.store, server.clock.now());
+  });
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('gets 503 with Retry-After when it is reached, and its connection goes back to the pool', async () => {
+    const getKey = () =>
+      call(server, 'GET', `/api/v1/keys/${workspace.standardKeyHash}`, { key: workspace.managementKey });
+    expect((await getKey()).status).toBe(200);
+    const holder = new pg.Client({ connectionString: server.databaseUrl });
+    await holder.connect();
+    try {
+      // Even the key's lookup waits: the whole table is held.
+      await holder.query('begin');
+      await holder.query('lock table api_keys in access exclusive mode');
+      for (let i = 0; i < 6; i++) {
+        const started = performance.now();
+        const response = await getKey();
+        expect(response.status).toBe(503);
+        expect(response.body.error.code).toBe(503);
+        expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+        expect(performance.now() - started).toBeLessThan(1000);
+      }
+      await holder.query('commit');
+      expect((await getKey()).status).toBe(200);
+      const pool = server.store.poolFigures();
+      expect(pool?.waiting).toBe(0);
+      expect(pool?.total).toBeLessThanOrEqual(4);
+      expect(server.serverErrors()).toEqual([]);
+    } finally {
+      await holder.end();
+    }
+  });
+});
