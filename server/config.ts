@@ -6,10 +6,9 @@ import { ConfigError } from './config-error.js';
 import { developmentKeyFile, readOwnKey, readSharedKey, writeKeyFile } from './dev-key-file.js';
 import { createSecretBox } from './domain/secrets.js';
 import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, defaultMaxConnections } from './http/connection-limit.js';
-import { DEFAULT_TIMEOUTS } from './store/connection.js';
+import { DEFAULT_TIMEOUTS, type SessionTimeouts } from './store/connection.js';
 import { type DatabaseLocation, parseDatabaseUrl } from './store/database.js';
 import { openStore, type Store, type StoreOptions } from './store/index.js';
-import type { SessionTimeouts } from './store/postgres-pool.js';
 import { loadTracingSettings, type TracingSettings } from './telemetry/settings.js';
 
 export { ConfigError };

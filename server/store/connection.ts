@@ -1,6 +1,5 @@
 // What opening a database takes and gives, shared by the SQLite and PostgreSQL sides.
 import type { Kysely, LogConfig, SqliteDatabase, SqliteStatement } from 'kysely';
-import type { SessionTimeouts } from './postgres-pool.js';
 import type { QueryDriver } from './prepared.js';
 import type { Database } from './tables.js';
 
@@ -40,6 +39,13 @@ export interface PoolFigures {
   idle: number;
   waiting: number;
   max: number;
+}
+
+/** PostgreSQL's bounds on the waits of a session, in ms; 0 for none. */
+export interface SessionTimeouts {
+  statementMs: number;
+  lockMs: number;
+  idleInTransactionMs: number;
 }
 
 /** What a database waits on at most, in ms, unless told otherwise (README, "Configuration"). */

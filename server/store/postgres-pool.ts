@@ -5,7 +5,7 @@
 // once no connection has been handed out or given back for `stallMs` (every connection held by a
 // query that does not end: the database hangs), and opening a connection is bounded on its own.
 import pg from 'pg';
-import type { PoolFigures } from './connection.js';
+import type { PoolFigures, SessionTimeouts } from './connection.js';
 
 export interface ConnectionPool {
   connect(): Promise<pg.PoolClient>;
@@ -20,12 +20,6 @@ export interface ConnectionPoolOptions {
   /** Set on each connection as it opens (PostgreSQL's settings of the same names), in ms; 0 for none. */
   timeouts: SessionTimeouts;
   onError: (err: Error) => void;
-}
-
-export interface SessionTimeouts {
-  statementMs: number;
-  lockMs: number;
-  idleInTransactionMs: number;
 }
 
 /**

@@ -4,10 +4,10 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import { type DatabaseOptions, DEFAULT_TIMEOUTS, type LogQuery, type OpenedDatabase } from './connection.js';
-import { isDatabaseUnavailable } from './database.js';
 import { openConnectionPool } from './postgres-pool.js';
 import { type BoundQuery, kyselyDriver, type QueryDriver } from './prepared.js';
 import type { Database } from './tables.js';
+import { isDatabaseUnavailable } from './unavailable.js';
 import { createWriteAdmission } from './write-admission.js';
 
 /**
