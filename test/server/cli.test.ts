@@ -130,3 +130,33 @@ describe('cli', () => {
     expect(unknownCommand.stderr).toContain('Usage');
   });
 });
+
+describe('migrating as a step of its own', () => {
+  const lacking =
+    'The database lacks migration 0001_initial, 0002_external_user_broadcast_regions of this release, and MIGRATE_ON_START is false: run `npm run migrate` (or `node dist/server/cli.js migrate`) first.';
+
+  it('migrate applies what the database lacks, says which, and applies nothing the second time', async () => {
+    const env = { ...database(), MIGRATE_ON_START: 'false' };
+    const first = await cli(['migrate'], env);
+    expect(first.code, first.stderr).toBe(0);
+    expect(parse(first.stdout)).toEqual({
+      migrated: true,
+      applied: ['0001_initial', '0002_external_user_broadcast_regions'],
+    });
+    const second = await cli(['migrate'], env);
+    expect(parse(second.stdout)).toEqual({ migrated: true, applied: [] });
+    // Once migrated, a command runs without migrating.
+    expect((await cli(['list-workspaces'], env)).code).toBe(0);
+  });
+
+  it('with MIGRATE_ON_START=false, a command and the server refuse an unmigrated database in one line', async () => {
+    const env = { ...database(), MIGRATE_ON_START: 'false' };
+    const command = await cli(['list-workspaces'], env);
+    expect(command.code).toBe(1);
+    expect(command.stderr.trim()).toBe(lacking);
+    const server = await runEntry('server/main.ts', [], { ...env, PORT: '0' });
+    expect(server.code).toBe(1);
+    expect(server.stderr.trim()).toBe(lacking);
+    expect(server.stdout).not.toContain('management key');
+  });
+});
