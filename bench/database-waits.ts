@@ -13,6 +13,8 @@
 // Needs DATABASE_URL or TEST_POSTGRES_URL: a PostgreSQL server where it may create and drop a database.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { parseArgsOrMessage } from '../scripts/shared/cli-args.js';
+import { runMain } from '../scripts/shared/run-main.js';
 import {
   type DestinationType,
   type DestinationTypeRules,
@@ -57,10 +59,15 @@ function percentile(values: number[], fraction: number): number {
 
 const ms = (value: number) => (Number.isNaN(value) ? '-' : value.toFixed(1));
 
-async function main(): Promise<void> {
+export async function main(argv: string[]): Promise<number> {
+  const parsed = parseArgsOrMessage({ args: argv, options: {} });
+  if (typeof parsed === 'string') {
+    console.error(`bench:database-waits: ${parsed} (usage: npm run bench:database-waits)`);
+    return 2;
+  }
   if (!adminUrl) {
     console.error('bench:database-waits: set DATABASE_URL (or TEST_POSTGRES_URL) to a PostgreSQL server');
-    process.exit(2);
+    return 2;
   }
   const name = `api_bench_waits_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -154,6 +161,7 @@ async function main(): Promise<void> {
     await admin.query(`drop database if exists ${name} with (force)`);
     await admin.end();
   }
+  return 0;
 }
 
-await main();
+await runMain(main, import.meta.url);
