@@ -76,8 +76,7 @@ export function cliCommands(spec: OpenApiDocument): CliCommand[] {
   return [
     command({
       name: 'migrate',
-      about:
-        'Create or update the database schema, as a step of its own before a deploy (the instances may then start with MIGRATE_ON_START=false); prints the migrations it applied.',
+      about: 'Create or update the database schema.',
       options: [],
       // Opening the store for this command migrates it (cli.ts).
       run: async (_values, { store }) => ({ migrated: true, applied: store.migrationsApplied }),

@@ -5,8 +5,10 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDatabaseUnavailable, openDatabase, parseDatabaseUrl } from '../../server/store/database.js';
+import { CLIENT_WAIT_BEYOND_STATEMENT_MS } from '../../server/store/postgres-pool.js';
 import { createPostgresDatabase, type TestDatabase } from '../support/database.js';
 import { call, createWorkspace, startTestServer, type TestServer, type Workspace } from '../support/server.js';
+import { TcpProxy } from '../support/tcp-proxy.js';
 
 let database: TestDatabase;
 
@@ -117,6 +119,41 @@ describe.each([
       expect(server.serverErrors()).toEqual([]);
     } finally {
       await holder.end();
+    }
+  });
+});
+
+describe('a database that answers nothing at all', () => {
+  it('ends a request on an open connection 1 s after the statement timeout, with 503, and the server serves again', async () => {
+    const own = await createPostgresDatabase();
+    const direct = new URL(own.url);
+    const proxy = new TcpProxy({ host: direct.hostname, port: Number(direct.port || 5432) });
+    await proxy.start();
+    const viaProxy = new URL(own.url);
+    viaProxy.hostname = '127.0.0.1';
+    viaProxy.port = String(proxy.port);
+    const server = await startTestServer({
+      databaseUrl: viaProxy.toString(),
+      databaseOptions: { poolSize: 2, timeouts: { statementMs: 300 } },
+    });
+    try {
+      const workspace = await createWorkspace(server.store, server.clock.now());
+      const list = () => call(server, 'GET', '/api/v1/presets/none/versions', { key: workspace.standardKey });
+      expect((await list()).status).toBe(404);
+      // The statement timeout is the server's: a frozen link carries neither the statement nor its cancellation.
+      proxy.freeze();
+      const started = performance.now();
+      const response = await list();
+      const elapsed = performance.now() - started;
+      expect(response.status).toBe(503);
+      expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(elapsed).toBeGreaterThanOrEqual(300 + CLIENT_WAIT_BEYOND_STATEMENT_MS - 100);
+      expect(elapsed).toBeLessThan(300 + CLIENT_WAIT_BEYOND_STATEMENT_MS + 1500);
+      expect(server.serverErrors()).toEqual([]);
+    } finally {
+      await server.close();
+      await proxy.stop();
+      await own.drop();
     }
   });
 });
