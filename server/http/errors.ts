@@ -156,6 +156,26 @@ export interface FieldRefusal {
 /** The field errors a 400 names, from everything that failed (see validation-errors.ts). */
 export type ValidationErrorsExplainer = (req: Request, refusal: FieldRefusal) => FieldError[];
 
+/**
+ * The status of an error a library raised for the request itself, below 500 (http-errors' errors:
+ * body-parser's and raw-body's for a corrupt compressed stream, an aborted or short body): the
+ * client's fault keeps its status, whatever else the error carries.
+ */
+function clientErrorStatus(err: unknown): number | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const { status, statusCode } = err as { status?: unknown; statusCode?: unknown };
+  const code = typeof status === 'number' ? status : statusCode;
+  return typeof code === 'number' && Number.isInteger(code) && code >= 400 && code < 500 ? code : undefined;
+}
+
+/** The words of such a refusal: the library's own message may name its internals, so it is not sent. */
+function clientErrorMessage(req: Request, status: number): string {
+  const coding = req.headers['content-encoding'];
+  if (status === 400 && coding !== undefined && coding.trim().toLowerCase() !== 'identity')
+    return `The request body could not be decoded: its ${coding} stream is corrupt or cut short.`;
+  return VALIDATOR_MESSAGES[status] ?? 'The request could not be read.';
+}
+
 function toHttpError(
   err: unknown,
   req: Request,
@@ -195,6 +215,8 @@ function toHttpError(
       err.status === 405 && err.headers?.Allow ? { Allow: err.headers.Allow } : {};
     return new HttpError(err.status, message, null, headers);
   }
+  const status = clientErrorStatus(err);
+  if (status !== undefined) return new HttpError(status, clientErrorMessage(req, status));
   // Last: a validator's 400 carries every failing field in its message, which can be long.
   if (isDatabaseUnavailable(err)) {
     return new HttpError(503, 'Service temporarily unavailable; retry later.', null, {

@@ -9,6 +9,7 @@ import type { Express } from 'express';
 import { answerInTurn } from './answer-in-turn.js';
 import { type ConnectionCounts, limitConnectionsPerAddress } from './connection-limit.js';
 import { holdContinue } from './request-body.js';
+import { answerUnparsableRequests } from './unparsable-requests.js';
 
 export interface HttpTimeouts {
   /** Time allowed to receive the whole request head. */
@@ -82,6 +83,7 @@ export async function listen(
     holdContinue(req);
     serve(req, res);
   });
+  answerUnparsableRequests(server);
   server.listen(port, host);
   // Rejects with the server's error (a busy port) if it comes first.
   await once(server, 'listening');

@@ -1,0 +1,47 @@
+// What the HTTP server answers when Node's parser cannot make a request of what a client sent (a
+// head too large, a body shorter than its Content-Length when the client stops sending, a request
+// that outlasts its timeout): the error envelope, with the status RFC 9110 and 9112 give it, on a
+// connection that then closes. Node's own answer is a bare status line with no body.
+import { type Server, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { components } from '../../generated/api.js';
+
+const STATUS_BY_CODE: Record<string, number> = {
+  HPE_HEADER_OVERFLOW: 431,
+  ERR_HTTP_REQUEST_TIMEOUT: 408,
+};
+
+const MESSAGES: Record<number, string> = {
+  400: 'The request could not be read: it is not well-formed HTTP/1.1, or its body ended before its Content-Length.',
+  408: 'The request took too long to arrive.',
+  431: 'The request header fields are too large.',
+};
+
+/** The whole answer to such a request, bytes ready to write. */
+export function unparsableRequestAnswer(code: string | undefined): string {
+  const status = STATUS_BY_CODE[code ?? ''] ?? 400;
+  const body: components['schemas']['ErrorResponse'] = {
+    error: { code: status, message: MESSAGES[status] ?? MESSAGES[400] ?? '', metadata: null },
+  };
+  const text = JSON.stringify(body);
+  return [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(text)}`,
+    'Cache-Control: no-store',
+    'Connection: close',
+    '',
+    text,
+  ].join('\r\n');
+}
+
+export function answerUnparsableRequests(server: Server): void {
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    // A client that went away (a reset, a broken pipe) is answered by no one.
+    if (socket.writable && socket.bytesWritten === 0 && err.code !== 'ECONNRESET' && err.code !== 'EPIPE') {
+      socket.end(unparsableRequestAnswer(err.code));
+      return;
+    }
+    socket.destroy();
+  });
+}

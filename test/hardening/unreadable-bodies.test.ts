@@ -1,0 +1,117 @@
+// A body the server cannot read is the client's fault, answered with a 4xx in the envelope, never a
+// 5xx: a compressed body whose stream is corrupt or cut short, in each coding the server takes, and a
+// body shorter than its Content-Length. An upload the client gives up on is answered to no one and
+// logged as nothing worse than a warning. Each request is written byte for byte on a socket.
+import { connect } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServerWithDestination } from '../support/server.js';
+
+let app: Awaited<ReturnType<typeof startServerWithDestination>>;
+
+beforeAll(async () => {
+  // The server's own HTTP server: what Node's parser cannot read is answered there.
+  app = await startServerWithDestination({ httpServer: true });
+});
+
+afterAll(async () => {
+  await app?.server.close();
+});
+
+interface RawAnswer {
+  status: number;
+  body: string;
+}
+
+/** Writes the request's head and body; with `halfClose`, ends the client's side once they are written. */
+function send(head: Record<string, string>, body: Buffer, { halfClose = false } = {}): Promise<RawAnswer> {
+  const { hostname, port } = new URL(app.server.baseUrl);
+  const lines = [
+    `PATCH ${app.destinationPath} HTTP/1.1`,
+    `Host: ${hostname}`,
+    `Authorization: Bearer ${app.workspace.managementKey}`,
+    'Content-Type: application/json',
+    'Connection: close',
+    ...Object.entries(head).map(([name, value]) => `${name}: ${value}`),
+  ];
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(`${lines.join('\r\n')}\r\n\r\n`);
+      socket.write(body);
+      if (halfClose) socket.end();
+    });
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk.toString('latin1')));
+    socket.on('end', () => {
+      const [status = '', ...rest] = received.split('\r\n');
+      resolve({ status: Number(status.split(' ')[1]), body: rest.join('\r\n').split('\r\n\r\n').slice(1).join('') });
+    });
+    socket.on('error', reject);
+  });
+}
+
+const json = Buffer.from('{"sampling_rate": 0.5, "name": "a name long enough to compress into a real stream"}');
+const codings: [string, (input: Buffer) => Buffer][] = [
+  ['gzip', gzipSync],
+  ['deflate', deflateSync],
+  ['br', brotliCompressSync],
+];
+
+/** The stream with a byte of its compressed data changed: a check or a distance fails as it inflates. */
+function corrupt(stream: Buffer): Buffer {
+  const copy = Buffer.from(stream);
+  for (let i = Math.floor(copy.length / 3); i < copy.length - 4; i += 3) copy[i] = (copy[i] ?? 0) ^ 0xa5;
+  return copy;
+}
+
+function expectEnvelope(answer: RawAnswer, status: number) {
+  expect(answer.status).toBe(status);
+  const body = JSON.parse(answer.body.replace(/^[0-9a-f]+\r\n|\r\n0\r\n$/g, '')) as { error: { code: number } };
+  expect(body.error.code).toBe(status);
+}
+
+describe('a body the server cannot read', () => {
+  it.each(codings)('answers 400 in the envelope to a corrupt %s stream', async (coding, compress) => {
+    const body = corrupt(compress(json));
+    const answer = await send({ 'Content-Encoding': coding, 'Content-Length': String(body.length) }, body);
+    expectEnvelope(answer, 400);
+    expect(answer.body).toContain('could not be decoded');
+  });
+
+  it.each(codings)('answers 400 in the envelope to a %s stream cut short', async (coding, compress) => {
+    const stream = compress(json);
+    const body = stream.subarray(0, Math.floor(stream.length / 2));
+    const answer = await send({ 'Content-Encoding': coding, 'Content-Length': String(body.length) }, body);
+    expectEnvelope(answer, 400);
+  });
+
+  it('answers 400 in the envelope to a body shorter than its Content-Length, the client done sending', async () => {
+    const answer = await send({ 'Content-Length': String(json.length + 40) }, json, { halfClose: true });
+    expectEnvelope(answer, 400);
+  });
+
+  it('logs no error for any of them, nor for an upload the client gives up on', async () => {
+    await new Promise<void>((resolve, reject) => {
+      const { hostname, port } = new URL(app.server.baseUrl);
+      const socket = connect(Number(port), hostname, () => {
+        socket.write(
+          `PATCH ${app.destinationPath} HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${app.workspace.managementKey}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name": `,
+        );
+        setTimeout(() => socket.destroy(), 50);
+      });
+      socket.on('close', () => resolve());
+      socket.on('error', reject);
+    });
+    // The server is still serving, and said nothing worse than a warning of any of these requests.
+    expect((await send({ 'Content-Length': String(json.length) }, json)).status).toBe(200);
+    expect(app.server.serverErrors()).toEqual([]);
+  });
+});
+
+describe('a head the server cannot read', () => {
+  it('answers 431 in the envelope to header fields over the parser limit, and closes', async () => {
+    const answer = await send({ 'X-Padding': 'x'.repeat(20_000) }, Buffer.from('{}'));
+    expectEnvelope(answer, 431);
+    expect(answer.body).toContain('too large');
+  });
+});
