@@ -1,7 +1,8 @@
 // The HTTP server around the app: timeouts that keep a slow or idle client from holding a
 // connection forever, limits on connections (for the process and per client address), one
-// answer at a time on a connection, `Expect: 100-continue` left to the app, and a drain that
-// answers every request already received.
+// answer at a time on a connection, `Expect: 100-continue` left to the app, a request target in
+// absolute form taken as its origin form, what Node cannot parse answered in the envelope, and a
+// drain that answers every request already received.
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Server as NetServer } from 'node:net';
@@ -9,6 +10,7 @@ import type { Express } from 'express';
 import { answerInTurn } from './answer-in-turn.js';
 import { type ConnectionCounts, limitConnectionsPerAddress } from './connection-limit.js';
 import { holdContinue } from './request-body.js';
+import { toOriginForm } from './request-target.js';
 import { answerUnparsableRequests } from './unparsable-requests.js';
 
 export interface HttpTimeouts {
@@ -74,6 +76,7 @@ export async function listen(
   });
   const serve = answerInTurn((req, res) => {
     if (draining) res.shouldKeepAlive = false;
+    toOriginForm(req);
     app(req, res);
   });
   server.on('request', serve);
