@@ -745,11 +745,12 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The key is valid, but the operation does not accept its kind; `metadata.accepted_key_kinds` lists the kinds it accepts. */
+        /** @description The key is valid, but the operation does not accept its kind; `metadata.accepted_key_kinds` lists the kinds it accepts, and `WWW-Authenticate` says the same as RFC 6750 does (`error="insufficient_scope"`, `scope` the accepted kinds). */
         Forbidden: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                 [name: string]: unknown;
             };
             content: {
@@ -973,8 +974,8 @@ export interface components {
          */
         RetryAfter: number;
         /**
-         * @description The authentication scheme to use.
-         * @example Bearer realm="api"
+         * @description The authentication scheme to use, with RFC 6750's error code: `invalid_token` on a 401 for a key that was sent, `insufficient_scope` on a 403, with the accepted key kinds as `scope`.
+         * @example Bearer realm="api", error="insufficient_scope", scope="management"
          */
         WWWAuthenticate: string;
         /**

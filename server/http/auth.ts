@@ -48,9 +48,13 @@ export function requireKeyKind(acceptedOf: (req: Request) => readonly KeyKind[])
   return (req, _res, next) => {
     const accepted = acceptedOf(req);
     if (!accepted.includes(authenticatedCaller(req).kind))
-      throw new HttpError(403, `This operation needs a ${accepted.join(' or ')} key.`, {
-        accepted_key_kinds: [...accepted],
-      });
+      throw new HttpError(
+        403,
+        `This operation needs a ${accepted.join(' or ')} key.`,
+        { accepted_key_kinds: [...accepted] },
+        // RFC 6750 §3.1: the token is good, but not for this; its scopes here are key kinds.
+        { 'WWW-Authenticate': `Bearer realm="api", error="insufficient_scope", scope="${accepted.join(' ')}"` },
+      );
     next();
   };
 }

@@ -64,10 +64,14 @@ describe('the key-kind check', () => {
     } catch (error) {
       if (error instanceof HttpError) thrown = error;
     }
-    expect(thrown && { status: thrown.status, message: thrown.message, metadata: thrown.metadata }).toEqual({
+    expect(
+      thrown && { status: thrown.status, message: thrown.message, metadata: thrown.metadata, headers: thrown.headers },
+    ).toEqual({
       status: 403,
       message: 'This operation needs a management or standard key.',
       metadata: { accepted_key_kinds: ['management', 'standard'] },
+      // RFC 6750 §3.1: insufficient_scope, the scope being the kinds accepted, space-separated.
+      headers: { 'WWW-Authenticate': 'Bearer realm="api", error="insufficient_scope", scope="management standard"' },
     });
   });
 });

@@ -191,6 +191,9 @@ describe('getKey', () => {
         metadata: { accepted_key_kinds: ['management'] },
       },
     });
+    expect(response.headers.get('www-authenticate')).toBe(
+      'Bearer realm="api", error="insufficient_scope", scope="management"',
+    );
   });
 });
 
