@@ -687,6 +687,7 @@ export interface components {
         /** @description The request breaks a constraint of the contract or a rule of the destination's type, or holds text that cannot be stored (U+0000, a surrogate outside a pair: see "Text"); `metadata.errors` names every failing field (the first 100), and `message` sums up the first three and says how many more there are, or that there are more than 100 (see "Order of the checks"). */
         DestinationUpdateBadRequest: {
             headers: {
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -698,6 +699,7 @@ export interface components {
         /** @description The request has a query parameter, which this operation does not take, or a `hash` with the character U+0000 (see "Text"); `metadata.errors` names each one. */
         KeyBadRequest: {
             headers: {
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -725,6 +727,7 @@ export interface components {
         /** @description A parameter breaks a constraint of the contract, or holds the character U+0000 (see "Text"); `metadata.errors` names every failing parameter. */
         PresetVersionsBadRequest: {
             headers: {
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -736,6 +739,7 @@ export interface components {
         /** @description The bearer key is missing, malformed, unknown, disabled or expired. */
         Unauthorized: {
             headers: {
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
@@ -748,6 +752,7 @@ export interface components {
         /** @description The key is valid, but the operation does not accept its kind; `metadata.accepted_key_kinds` lists the kinds it accepts, and `WWW-Authenticate` says the same as RFC 6750 does (`error="insufficient_scope"`, `scope` the accepted kinds). */
         Forbidden: {
             headers: {
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
@@ -773,6 +778,7 @@ export interface components {
         /** @description No key with this hash in the caller's workspace. */
         KeyNotFound: {
             headers: {
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -793,6 +799,7 @@ export interface components {
         /** @description No observability destination with this id in the caller's workspace. */
         DestinationNotFound: {
             headers: {
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -813,6 +820,7 @@ export interface components {
         /** @description No preset with this slug in the caller's workspace. */
         PresetNotFound: {
             headers: {
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -833,6 +841,7 @@ export interface components {
         /** @description `If-Match` does not match the current `ETag`; nothing was changed. */
         PreconditionFailed: {
             headers: {
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -853,6 +862,7 @@ export interface components {
         /** @description The request body is larger than 100 KB. */
         PayloadTooLarge: {
             headers: {
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -873,6 +883,7 @@ export interface components {
         /** @description The request body is not sent as `application/json`, or its `Content-Type` has a parameter other than `charset=utf-8`. */
         UnsupportedMediaType: {
             headers: {
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
@@ -893,6 +904,7 @@ export interface components {
         /** @description Too many requests for this key; retry after `Retry-After` seconds. */
         TooManyRequests: {
             headers: {
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -914,6 +926,7 @@ export interface components {
         /** @description An unexpected error; no internals are disclosed. */
         InternalError: {
             headers: {
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
                 [name: string]: unknown;
             };
             content: {
@@ -932,6 +945,7 @@ export interface components {
         /** @description The database is unreachable; retry after `Retry-After` seconds. */
         ServiceUnavailable: {
             headers: {
+                "Cache-Control": components["headers"]["CacheControlNoStore"];
                 "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
@@ -973,6 +987,10 @@ export interface components {
          * @example 1
          */
         RetryAfter: number;
+        /** @description No cache may store the answer: it holds a key's data, a destination's configuration, or an error that may not hold a moment later (RFC 9111 §5.2.2.5; the OWASP REST Security Cheat Sheet asks it of sensitive data). */
+        CacheControlNoStore: "no-store";
+        /** @description The caller's own cache may keep a page, and must ask the server again before each use; no shared cache may keep it (RFC 9111 §5.2.2.4 and §5.2.2.7). */
+        CacheControlPrivate: "private, no-cache";
         /**
          * @description The authentication scheme to use, with RFC 6750's error code: `invalid_token` on a 401 for a key that was sent, `insufficient_scope` on a 403, with the accepted key kinds as `scope`.
          * @example Bearer realm="api", error="insufficient_scope", scope="management"
@@ -1022,6 +1040,7 @@ export interface operations {
             /** @description The key. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -1078,6 +1097,7 @@ export interface operations {
             /** @description The destination after the update. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
                     ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -1139,6 +1159,7 @@ export interface operations {
             /** @description One page of versions. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["CacheControlPrivate"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;

@@ -64,6 +64,8 @@ export function sendError(res: Response, status: number, message: string, metada
   // sending it slowly, or waiting for a `100 Continue` that does not come, does not hold it until
   // the request timeout.
   if (bodyPending(res.req)) res.set('Connection', 'close');
+  // Every error answer documents `no-store` (openapi.yaml): it may not hold a moment later.
+  res.set('Cache-Control', 'no-store');
   // res.json, so that in development and tests error bodies are checked against the spec too.
   res.status(status).json(body);
 }

@@ -13,6 +13,8 @@ export interface OperationFacts extends SpecOperation {
   readonly acceptedKeyKinds: readonly KeyKind[];
   /** Its header parameters, under their names in the spec. */
   readonly headerParameters: readonly string[];
+  /** The Cache-Control its success answer documents. */
+  readonly cacheControl: string;
 }
 
 export interface OperationMatch<Operation extends OperationFacts = OperationFacts> {

@@ -1,6 +1,6 @@
 // Binds each operation of openapi.yaml to its handler by operationId, and reads from the spec what
 // the layers before the handler need of it: the key kinds its security requirement accepts, the
-// header parameters it declares. Any mismatch between the spec and the
+// header parameters it declares, and the Cache-Control of its success answer. Any mismatch between the spec and the
 // handlers is a ContractError naming every operationId concerned, on one line.
 
 import type { KeyKind } from '../domain/api-keys.js';
@@ -10,9 +10,35 @@ import {
   type JsonObject,
   type OpenApiDocument,
   type OpenApiOperation,
+  resolveRef,
   specOperations,
 } from '../spec.js';
 import type { OperationDeps } from './types.js';
+
+/**
+ * The Cache-Control its success answer documents (the `const` of the header's schema), which the
+ * dispatch sends; a 2xx without one is a ContractError: every answer says whether it may be kept.
+ */
+function successCacheControl(
+  spec: OpenApiDocument,
+  operation: OpenApiOperation,
+  problems: string[],
+  where: string,
+): string {
+  const responses = (operation.responses ?? {}) as Record<string, unknown>;
+  const values = Object.entries(responses)
+    .filter(([status]) => /^2\d\d$/.test(status))
+    .map(([status, response]) => {
+      const headers = (resolveRef(spec, response) as { headers?: Record<string, unknown> }).headers ?? {};
+      const header = resolveRef(spec, headers['Cache-Control']) as { schema?: { const?: unknown } } | undefined;
+      const value = resolveRef(spec, header?.schema) as { const?: unknown } | undefined;
+      return [status, value?.const] as const;
+    });
+  const missing = values.filter(([, value]) => typeof value !== 'string').map(([status]) => status);
+  if (missing.length > 0)
+    problems.push(`${where}: response ${missing.join(', ')} documents no Cache-Control header with a const value`);
+  return String(values.find(([, value]) => typeof value === 'string')?.[1] ?? '');
+}
 
 /** A handler of some operation; its request type is checked where the table is written (index.ts). */
 export type AnyHandler = (request: never, deps: OperationDeps) => Promise<unknown>;
@@ -79,6 +105,7 @@ export function bindOperations(
       operationId,
       acceptedKeyKinds: acceptedKeyKinds(spec, entry.operation, problems, where),
       headerParameters: entry.parameters.filter((p) => p.in === 'header').map((p) => p.name),
+      cacheControl: successCacheControl(spec, entry.operation, problems, where),
       handler,
     });
   }

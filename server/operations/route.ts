@@ -39,6 +39,7 @@ export function dispatchOperations(
       { path: match.pathParameters, query: req.query, headers: headersOf(match, req), body: req.body, caller },
       deps,
     );
+    res.setHeader('Cache-Control', match.operation.cacheControl);
     // Stryker disable next-line ConditionalExpression: equivalent, see mutation/equivalents.md#headers-of-undefined
     if (result.headers) res.set(result.headers);
     res.status(result.status);

@@ -37,6 +37,8 @@ const NEW_OPERATION = `    get:
       responses:
         '200':
           description: The destination.
+          headers:
+            Cache-Control: {$ref: '#/components/headers/CacheControlNoStore'}
           content:
             application/json:
               schema:

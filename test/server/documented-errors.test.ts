@@ -16,7 +16,7 @@ import {
   type TestServer,
   type Workspace,
 } from '../support/server.js';
-import { findOperation, resolveRef, spec } from '../support/spec.js';
+import { documentedCacheControl, findOperation, resolveRef, spec } from '../support/spec.js';
 
 type Json = Record<string, unknown>;
 
@@ -237,6 +237,11 @@ describe('the error examples of openapi.yaml', () => {
         const response = await trigger(setting);
         expect(response.status, `${operationId} ${status} ${name}`).toBe(Number(status));
         expect(response.body, `${operationId} ${status} ${name}`).toEqual(example);
+        // Its Cache-Control too, where the request was made with fetch (a raw one keeps no headers).
+        if ('headers' in response)
+          expect(response.headers.get('cache-control'), `${operationId} ${status} ${name}`).toBe(
+            documentedCacheControl(operationId, status),
+          );
       }
     }
   });

@@ -48,6 +48,7 @@ const shapeOperations: OperationFacts[] = specOperations(shapeSpec).map((entry) 
   operationId: entry.operation.operationId,
   acceptedKeyKinds: [],
   headerParameters: [],
+  cacheControl: 'no-store',
 }));
 
 describe('finding the operation of a request', () => {

@@ -57,3 +57,12 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): string
 export function resolveRef<T extends object>(node: T): T {
   return resolveSpecRef(spec, node) as T;
 }
+
+/** The Cache-Control an answer of the operation documents for a status: its header schema's const. */
+export function documentedCacheControl(operationId: string, status: string): unknown {
+  const { operation } = findOperation(operationId);
+  const response = resolveRef(operation.responses[status] as object) as { headers?: Record<string, object> };
+  const header = response.headers?.['Cache-Control'];
+  const schema = header && (resolveRef(header) as { schema?: object }).schema;
+  return schema && (resolveRef(schema) as { const?: unknown }).const;
+}
