@@ -13,6 +13,7 @@ const postgresSuites = [
   'test/server/official-sdk.test.ts',
   'test/server/destinations.test.ts',
   'test/server/presets.test.ts',
+  'test/server/conditional-pages.test.ts',
   'test/store/preset-page-json.test.ts',
   'test/store/migrations.test.ts',
   'test/store/release-overlap.test.ts',

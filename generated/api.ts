@@ -78,6 +78,12 @@ export interface paths {
          *     returned, until `total_count` is reached. With a version at most 200,000 such characters
          *     (`config` 100,000, `system_prompt` 100,000), a page holds at most 1,200,000 of them: about
          *     1.2 MB of JSON for plain text, and at most 8 MB whatever the text.
+         *
+         *     A stored version never changes, so a page stays the same as long as the preset's number
+         *     of versions does. Its `ETag` is a strong entity tag of the page; send it back in
+         *     `If-None-Match` and the answer is `304 Not Modified`, with no body, while the page is the
+         *     same (RFC 9110 §13.1.2), at the cost of a lookup of the preset alone. A 304 counts
+         *     against the key's rate limit like any other answer.
          */
         get: operations["listPresetVersions"];
         put?: never;
@@ -983,6 +989,11 @@ export interface components {
          */
         ETag: string;
         /**
+         * @description Strong entity tag of the page: the same for as long as the preset has the same versions. Send it back in `If-None-Match`.
+         * @example "Vm7kQ2yqS9h3n0bT1cXwZa4eLfUoRpDi"
+         */
+        PageETag: string;
+        /**
          * @description Seconds to wait before retrying.
          * @example 1
          */
@@ -1135,6 +1146,11 @@ export interface operations {
             };
             header?: {
                 /**
+                 * @description The `ETag` of the page as it was last read, or a comma-separated list of such tags, or `*`: while the page is the same, the answer is 304 with no body.
+                 * @example "Vm7kQ2yqS9h3n0bT1cXwZa4eLfUoRpDi"
+                 */
+                "If-None-Match"?: string;
+                /**
                  * @description The caller's W3C Trace Context (`version-traceid-parentid-flags`, as `00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01`). With tracing on (README, "Tracing"), the server's span of this request continues the caller's trace. It never changes the answer: a malformed value starts a new trace and is not an error, and without tracing the header is ignored.
                  * @example 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01
                  */
@@ -1160,6 +1176,7 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlPrivate"];
+                    ETag: components["headers"]["PageETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -1167,6 +1184,17 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["PresetVersionList"];
                 };
+            };
+            /** @description The page is the same as the one of a tag sent in `If-None-Match`; no body is sent. */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlPrivate"];
+                    ETag: components["headers"]["PageETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["PresetVersionsBadRequest"];
             401: components["responses"]["Unauthorized"];

@@ -42,7 +42,12 @@ export function createApp(deps: AppDeps): Express {
   const { store, clock, logger, spec } = deps;
   // Before anything else: a spec and handlers that do not match stop the server here.
   const operations = bindOperations(spec, deps.handlers ?? operationHandlers);
-  const operationDeps = { store, clock, destinationTypes: deps.destinationTypes ?? loadDestinationTypeRules(spec) };
+  const operationDeps = {
+    store,
+    clock,
+    contractVersion: spec.info.version,
+    destinationTypes: deps.destinationTypes ?? loadDestinationTypeRules(spec),
+  };
   // Field by field explanations of a 400 and the sizes checked before the validator: one compilation of the spec.
   const specAjv = createSpecAjv(spec);
 

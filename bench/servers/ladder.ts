@@ -57,7 +57,12 @@ function prefixApp({ upTo, releasedValidator: released }: Rung): express.Express
   app.set('query parser', 'extended');
   if (upTo) {
     const operations = bindOperations(spec, operationHandlers);
-    const operationDeps = { store, clock: systemClock, destinationTypes: loadDestinationTypeRules(spec) };
+    const operationDeps = {
+      store,
+      clock: systemClock,
+      contractVersion: spec.info.version,
+      destinationTypes: loadDestinationTypeRules(spec),
+    };
     const specAjv = createSpecAjv(spec);
     const layers = requestPipeline(deps, operations, operationDeps, specAjv).map((layer) =>
       released && layer.name === 'validator' ? releasedValidatorLayer() : layer,

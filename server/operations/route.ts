@@ -17,7 +17,7 @@ interface HandlerCall {
 type UntypedHandler = (
   request: HandlerCall,
   deps: OperationDeps,
-) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
+) => Promise<{ status: number; body?: unknown; headers?: Record<string, string> }>;
 
 /**
  * `validateResponses`: the validator checks what res.json sends, so a body made as JSON text is
@@ -43,6 +43,8 @@ export function dispatchOperations(
     // Stryker disable next-line ConditionalExpression: equivalent, see mutation/equivalents.md#headers-of-undefined
     if (result.headers) res.set(result.headers);
     res.status(result.status);
+    // Not Modified: no body (RFC 9110 §15.4.5).
+    if (result.status === 304) return void res.end();
     const { body } = result;
     if (!(body instanceof JsonText)) res.json(body);
     else if (validateResponses) res.json(JSON.parse(body.text));

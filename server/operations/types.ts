@@ -29,18 +29,27 @@ type Responses<K extends OperationId> = operations[K]['responses'];
  * One of the operation's 2xx responses: its status, its body (or that body's JSON text, made
  * elsewhere) and the headers the handler sets.
  */
-export type OperationResult<K extends OperationId> = {
-  [S in Extract<keyof Responses<K>, SuccessStatus>]: {
-    status: S;
-    body: JsonContent<Responses<K>[S]> | JsonText<JsonContent<Responses<K>[S]>>;
-    headers?: Record<string, string>;
-  };
-}[Extract<keyof Responses<K>, SuccessStatus>];
+export type OperationResult<K extends OperationId> =
+  | {
+      [S in Extract<keyof Responses<K>, SuccessStatus>]: {
+        status: S;
+        body: JsonContent<Responses<K>[S]> | JsonText<JsonContent<Responses<K>[S]>>;
+        headers?: Record<string, string>;
+      };
+    }[Extract<keyof Responses<K>, SuccessStatus>]
+  | NotModified<K>;
+
+/** 304, for an operation that documents it: no body, the headers the handler sets (its ETag). */
+type NotModified<K extends OperationId> = 304 extends keyof Responses<K>
+  ? { status: 304; headers: Record<string, string> }
+  : never;
 
 /** What the handlers need, injected by createApp. */
 export interface OperationDeps {
   store: Store;
   clock: Clock;
+  /** openapi.yaml's info.version: what a representation is written to. */
+  contractVersion: string;
   destinationTypes: ReadonlyMap<DestinationType, DestinationTypeRules>;
 }
 

@@ -10,6 +10,8 @@ type Dialect = DatabaseLocation['kind'];
 
 /** A page of versions as its JSON text, and the count of all the preset's versions. */
 export interface VersionsPage {
+  /** The preset's id: with the count, what the page's entity tag is made of. */
+  presetId: string;
   /** The JSON array of the page's versions, as openapi.yaml's PresetVersion describes each. */
   versionsJson: string;
   totalCount: number;
@@ -59,6 +61,7 @@ export function presetStore(db: Kysely<Database>, driver: QueryDriver, dialect: 
       db
         .selectFrom('presets as p')
         .select((eb) => [
+          'p.id',
           'p.version_count',
           eb
             .selectFrom(
@@ -111,7 +114,7 @@ export function presetStore(db: Kysely<Database>, driver: QueryDriver, dialect: 
     ): Promise<VersionsPage | undefined> {
       const [row] = await page({ workspaceId, slug, offset, limit, budget });
       if (!row) return undefined;
-      return { versionsJson: row.versions, totalCount: row.version_count };
+      return { presetId: row.id, versionsJson: row.versions, totalCount: row.version_count };
     },
 
     /** Adds the next version of the preset (creating the preset on its first version). */

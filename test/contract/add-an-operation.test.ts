@@ -126,13 +126,13 @@ beforeAll(() => {
 afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
 describe('adding an operation as CONTRIBUTING.md says', () => {
-  it('typechecks outside test/, and names at most four test tables, each about the new operation', () => {
+  it('typechecks outside test/, and names at most five test tables, each about the new operation', () => {
     const checked = run(['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tsconfig.json']);
     const errors = checked.stdout.split('\n').filter((line) => /^\S.*\(\d+,\d+\): error/.test(line));
     expect(errors.filter((line) => !line.startsWith('test/'))).toEqual([]);
     const files = [...new Set(errors.map((line) => line.split('(')[0]))];
     expect(files.length).toBeGreaterThan(0);
-    expect(files.length).toBeLessThanOrEqual(4);
+    expect(files.length).toBeLessThanOrEqual(5);
     for (const line of errors) expect(line).toContain(OPERATION_ID);
   }, 150_000);
 

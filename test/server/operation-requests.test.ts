@@ -156,7 +156,7 @@ describe('listPresetVersions', () => {
       body: undefined as never,
       caller: { keyId: 'key', workspaceId: workspace.id, kind: 'management' },
     } satisfies OperationRequest<'listPresetVersions'>;
-    const deps: OperationDeps = { store, clock: () => new Date(NOW), destinationTypes };
+    const deps: OperationDeps = { store, clock: () => new Date(NOW), contractVersion: '2.3.0', destinationTypes };
     await expect(listPresetVersions(request, deps)).rejects.toThrow(
       new Error('parameter limit has no value: its default from the spec was not applied'),
     );

@@ -42,7 +42,7 @@ beforeAll(async () => {
       probePaths: [],
     },
     bindOperations(spec, operationHandlers),
-    { store, clock: systemClock, destinationTypes },
+    { store, clock: systemClock, contractVersion: spec.info.version, destinationTypes },
     createSpecAjv(spec),
   );
 });
