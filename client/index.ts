@@ -52,6 +52,16 @@ export interface ApiClient {
     options?: { ifMatch?: string },
   ): Promise<Tagged<ObservabilityDestination>>;
   listPresetVersions(slug: string, query?: ListPresetVersionsQuery): Promise<PresetVersionPage>;
+  /**
+   * A page with its ETag. Given `ifNoneMatch` (an `etag` this method resolved to before, for the
+   * same slug and query), resolves to `{ notModified: true }` while the page is still that one:
+   * the server answers 304 and sends no page.
+   */
+  presetVersionsPage(
+    slug: string,
+    query?: ListPresetVersionsQuery,
+    options?: { ifNoneMatch?: string },
+  ): Promise<(Tagged<PresetVersionPage> & { notModified: false }) | { notModified: true; etag: string }>;
   /** Every version of a preset, in order, fetching pages lazily. */
   presetVersions(slug: string, options?: { pageSize?: number }): AsyncIterableIterator<PresetVersion>;
 }
@@ -104,6 +114,22 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
     async listPresetVersions(slug, query = {}) {
       return unwrap(await raw.GET('/presets/{slug}/versions', { params: { path: { slug }, query } }));
+    },
+
+    async presetVersionsPage(slug, query = {}, { ifNoneMatch } = {}) {
+      const result = await raw.GET('/presets/{slug}/versions', {
+        // Stryker disable next-line ConditionalExpression: equivalent, see mutation/equivalents.md#client-if-match-undefined
+        params: {
+          path: { slug },
+          query,
+          ...(ifNoneMatch !== undefined && { header: { 'If-None-Match': ifNoneMatch } }),
+        },
+      });
+      const etag = result.response.headers.get('ETag');
+      if (result.response.status === 304) return { notModified: true, etag: etag ?? ifNoneMatch ?? '' };
+      const data = unwrap(result);
+      if (etag === null) throw new Error('The answer has no ETag header (a server across origins must expose it)');
+      return { notModified: false, data, etag };
     },
 
     async *presetVersions(slug, { pageSize = 100 } = {}) {

@@ -229,6 +229,7 @@ describe(`the client package, ${clientPackage.name}`, () => {
     expect(client.stdout).toMatch(/^Demo backend: [\d.]+ this month, [\d.]+ left$/m);
     expect(client.stdout).toContain('2 of 3 versions');
     expect(client.stdout.match(/^version \d+: /gm)).toHaveLength(3);
+    expect(client.stdout).toContain('the page is unchanged');
     expect(client.stdout).toContain('412 on the stale tag; updated on the current one: sampling_rate 0.25');
     expect(client.stdout).toContain('regions europe, us, cost forwarded: true');
     expect(client.stdout).toContain('end user of the key: none');

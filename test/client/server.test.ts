@@ -225,6 +225,22 @@ describe('client against the real server', () => {
     expect(requests).toHaveLength(1);
   });
 
+  it("sends a page's ETag back when asked, and reads the 304 as the page not modified", async () => {
+    const api = client();
+    const first = await api.presetVersionsPage('support-agent', { limit: 3 });
+    expect(first.notModified).toBe(false);
+    if (first.notModified) return;
+    expect(first.data.data.map((version) => version?.version)).toEqual([1, 2, 3]);
+    expect(first.etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
+    expect(await api.presetVersionsPage('support-agent', { limit: 3 }, { ifNoneMatch: first.etag })).toEqual({
+      notModified: true,
+      etag: first.etag,
+    });
+    const another = await api.presetVersionsPage('support-agent', { limit: 2 }, { ifNoneMatch: first.etag });
+    expect(another.notModified).toBe(false);
+    expect(another.etag).not.toBe(first.etag);
+  });
+
   it('retries a 503 after the Retry-After the server sends, when retries are on', async () => {
     faults.busyCalls = 1;
     const started = Date.now();
