@@ -22,8 +22,10 @@ import { rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
 import pino from 'pino';
 import type { components } from '../../generated/api.js';
+import { presetPageEtag } from '../../server/domain/etag.js';
+import { PAGE_CHARACTER_BUDGET } from '../../server/domain/presets.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
-import { specPath } from '../../server/spec.js';
+import { loadSpec, specPath } from '../../server/spec.js';
 import { openStraightforwardDatabase } from './straightforward-database.js';
 
 type ApiKey = components['schemas']['ApiKey'];
@@ -39,6 +41,7 @@ if (!databaseUrl.startsWith('sqlite:')) {
 }
 const { db, sql } = openStraightforwardDatabase(databaseUrl.slice('sqlite:'.length));
 const secrets = createSecretBox(Buffer.from(process.env.BENCH_SECRETS_KEY ?? '', 'hex'));
+const contractVersion = loadSpec().info.version;
 const logger = pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: true }));
 
 class ApiError extends Error {
@@ -247,7 +250,17 @@ function listVersions(req: Request, res: Response) {
       updated_at: String(row.updated_at),
     }),
   );
-  res.json({ data, total_count: sql.versionCount.get(preset.id)?.n ?? 0 });
+  const total = sql.versionCount.get(preset.id)?.n ?? 0;
+  // The page's tag as the server makes it, so that both send the same answer (it answers no If-None-Match).
+  const etag = presetPageEtag({
+    contractVersion,
+    presetId: preset.id,
+    versionCount: total,
+    offset,
+    limit,
+    budget: PAGE_CHARACTER_BUDGET,
+  });
+  res.set('ETag', etag).json({ data, total_count: total });
 }
 
 const app = express();

@@ -20,7 +20,10 @@ is the envelope, a 400 names the field that was broken.
   --standard-key <key>    a standard key of the same workspace (or $${STANDARD_KEY_VARIABLE}): the 403s
   --destination <id>      a destination the run may write to: valid PATCHes, the If-Match sequence
   --preset <slug>         a preset to list: its pages must add up to total_count
-  --negative              also send every request that breaks one keyword of one parameter or field
+  --negative              also send every request that breaks one keyword of one parameter or field,
+                          and the HTTP checks: what RFC 9110, 9111, 9112 and 6750 ask of the answers
+                          to requests no schema describes (a target in absolute form, a corrupt gzip
+                          body, the auth challenges, Cache-Control, If-None-Match)
   --requests <n>          at least n requests per operation (default 100)
   --seed <n>              the seed of the generated requests (default: random, printed)
   --case <i>              send only the generated request i of the seed's run (a failure's replay)

@@ -14,6 +14,7 @@ import {
   plainRequest,
   validRequest,
 } from './generate/requests.js';
+import { httpChecks } from './http-checks.js';
 import { sequences } from './sequences.js';
 
 export interface RunResult {
@@ -102,5 +103,7 @@ export async function runConformance(contract: Contract, options: RunOptions): P
       return { seed: options.seed, outcomes, stopped: `${options.baseUrl} stopped answering after request ${index}` };
   }
   if (options.only === undefined) outcomes.push(...(await sequences(contract, options, fixture)));
+  if (options.only === undefined && options.negative)
+    outcomes.push(...(await httpChecks(options, sha256Hex(options.key))));
   return { seed: options.seed, outcomes };
 }

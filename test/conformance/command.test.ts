@@ -15,7 +15,8 @@ import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 import { PROPERTY_TIMEOUT_MS } from './runs.js';
 
 const contract = loadContract();
-const server = useTestServer();
+// The server's own HTTP server: the HTTP checks of --negative send what Node's parser meets first.
+const server = useTestServer({ httpServer: true });
 const workspace = useWorkspace(server);
 const PRESET = 'conformance-pages';
 let destinationId = '';
@@ -61,6 +62,8 @@ describe('the conformance command against this server', () => {
         negative: true,
       });
       expect(result.outcomes.filter((o) => o.problems.length > 0).map(describeFailure)).toEqual([]);
+      // The HTTP checks of --negative were sent, every one: the run had each thing they need.
+      expect(result.outcomes.filter((o) => o.request.label.startsWith('HTTP: ')).length).toBe(12);
       for (const operation of contract.operations) {
         const sent = result.outcomes.filter((o) => o.request.operationId === operation.operationId);
         expect(sent.length, operation.operationId).toBeGreaterThanOrEqual(500);

@@ -14,7 +14,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECK_INTERVAL_MS, CHECK_RISE } from '../../deploy/haproxy-config.js';
 import type { components } from '../../generated/api.js';
+import { httpChecks } from '../../scripts/conformance/http-checks.js';
 import { collectOutput } from '../../scripts/shared/child-process.js';
+import { hashApiKey } from '../../server/domain/api-keys.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { createDestination, createKey } from '../../server/provisioning/index.js';
 import { openStore } from '../../server/store/index.js';
@@ -227,6 +229,23 @@ describe.skipIf(missing.length > 0 && process.env.CI !== 'true')(
           const { data } = (await stored.json()) as components['schemas']['ObservabilityDestinationResponse'];
           expect(data.sampling_rate).toBe(acknowledged.get(destinationId));
         }
+        // The HTTP beneath the contract holds behind HAProxy too: what `npm run conformance -- --negative` checks of it.
+        const [first] = provisioned.loops;
+        const http = await httpChecks(
+          {
+            baseUrl: `${cluster.url}/api/v1`,
+            key: first?.key ?? '',
+            destination: first?.destinationId ?? '',
+            seed: 1,
+            requests: 1,
+            negative: true,
+          },
+          hashApiKey(first?.key ?? ''),
+        );
+        expect(http.length).toBeGreaterThan(5);
+        expect(
+          http.filter((outcome) => outcome.problems.length > 0).map((o) => `${o.request.label}: ${o.problems}`),
+        ).toEqual([]);
       } finally {
         await cluster.stop();
       }
