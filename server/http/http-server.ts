@@ -11,7 +11,7 @@ import { answerInTurn } from './answer-in-turn.js';
 import { type ConnectionCounts, limitConnectionsPerAddress } from './connection-limit.js';
 import { holdContinue } from './request-body.js';
 import { toOriginForm } from './request-target.js';
-import { answerUnparsableRequests } from './unparsable-requests.js';
+import { answerUnparsableRequests, refusedWithoutHost } from './unparsable-requests.js';
 
 export interface HttpTimeouts {
   /** Time allowed to receive the whole request head. */
@@ -61,6 +61,8 @@ export async function listen(
 ): Promise<HttpServer> {
   let draining = false;
   const server = createServer({
+    // Checked in `serve`, so that the 400 is in the envelope (refusedWithoutHost).
+    requireHostHeader: false,
     headersTimeout: options.headersTimeoutMs,
     requestTimeout: options.requestTimeoutMs,
     keepAliveTimeout: options.keepAliveTimeoutMs,
@@ -77,6 +79,7 @@ export async function listen(
   const serve = answerInTurn((req, res) => {
     if (draining) res.shouldKeepAlive = false;
     toOriginForm(req);
+    if (refusedWithoutHost(req, req.socket)) return;
     app(req, res);
   });
   server.on('request', serve);

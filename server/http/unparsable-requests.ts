@@ -2,7 +2,7 @@
 // head too large, a body shorter than its Content-Length when the client stops sending, a request
 // that outlasts its timeout): the error envelope, with the status RFC 9110 and 9112 give it, on a
 // connection that then closes. Node's own answer is a bare status line with no body.
-import { type Server, STATUS_CODES } from 'node:http';
+import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { components } from '../../generated/api.js';
 
@@ -11,6 +11,9 @@ const STATUS_BY_CODE: Record<string, number> = {
   ERR_HTTP_REQUEST_TIMEOUT: 408,
 };
 
+/** An HTTP/1.1 request without Host, which Node would answer with a bare 400 (RFC 9112 §3.2: a server MUST). */
+export const MISSING_HOST = 'HTTP/1.1 requests must carry a Host header.';
+
 const MESSAGES: Record<number, string> = {
   400: 'The request could not be read: it is not well-formed HTTP/1.1, or its body ended before its Content-Length.',
   408: 'The request took too long to arrive.',
@@ -18,10 +21,10 @@ const MESSAGES: Record<number, string> = {
 };
 
 /** The whole answer to such a request, bytes ready to write. */
-export function unparsableRequestAnswer(code: string | undefined): string {
+export function unparsableRequestAnswer(code: string | undefined, message?: string): string {
   const status = STATUS_BY_CODE[code ?? ''] ?? 400;
   const body: components['schemas']['ErrorResponse'] = {
-    error: { code: status, message: MESSAGES[status] ?? MESSAGES[400] ?? '', metadata: null },
+    error: { code: status, message: message ?? MESSAGES[status] ?? MESSAGES[400] ?? '', metadata: null },
   };
   const text = JSON.stringify(body);
   return [
@@ -33,6 +36,13 @@ export function unparsableRequestAnswer(code: string | undefined): string {
     '',
     text,
   ].join('\r\n');
+}
+
+/** Whether the request lacks the Host that HTTP/1.1 requires; if so, it is answered 400 in the envelope, and closed. */
+export function refusedWithoutHost(req: IncomingMessage, socket: Socket): boolean {
+  if (req.httpVersion !== '1.1' || req.headers.host !== undefined) return false;
+  socket.end(unparsableRequestAnswer(undefined, MISSING_HOST));
+  return true;
 }
 
 export function answerUnparsableRequests(server: Server): void {

@@ -115,3 +115,31 @@ describe('a head the server cannot read', () => {
     expect(answer.body).toContain('too large');
   });
 });
+
+describe('a request HTTP/1.1 does not allow', () => {
+  it('answers 400 in the envelope to a request without Host (RFC 9112 §3.2)', async () => {
+    const { hostname, port } = new URL(app.server.baseUrl);
+    const received = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () =>
+        socket.write(`GET /api/v1/keys/${'0'.repeat(64)} HTTP/1.1\r\nConnection: close\r\n\r\n`),
+      );
+      let data = '';
+      socket.on('data', (chunk) => (data += chunk.toString()));
+      socket.on('end', () => resolve(data));
+      socket.on('error', reject);
+    });
+    expect(received.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+    const body = JSON.parse(received.split('\r\n\r\n')[1] ?? '') as { error: { code: number } };
+    expect(body.error.code).toBe(400);
+  });
+});
+
+describe('a JSON body with a member name twice (RFC 8259 §4)', () => {
+  it('is read as its last value, which is the one validated: nothing unvalidated is stored', async () => {
+    const sent = (text: string) => send({ 'Content-Length': String(Buffer.byteLength(text)) }, Buffer.from(text));
+    const accepted = await sent('{"sampling_rate": 5, "sampling_rate": 0.25}');
+    expect(accepted.status).toBe(200);
+    expect(JSON.parse(accepted.body).data.sampling_rate).toBe(0.25);
+    expectEnvelope(await sent('{"sampling_rate": 0.5, "sampling_rate": 5}'), 400);
+  });
+});
