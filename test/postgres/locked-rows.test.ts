@@ -124,6 +124,19 @@ async function mostWaitingOnLocks(observer: pg.Client, until: Promise<unknown>):
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** How long the server took for each GET it logged since the `from`th log entry, in ms. */
+function readTimesLogged(from: number): number[] {
+  return server.logs
+    .slice(from)
+    .filter((entry) => (entry.req as { method?: string } | undefined)?.method === 'GET')
+    .map((entry) => Number(entry.responseTime));
+}
+
+function percentile(values: number[], fraction: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
+}
+
 /** Another session of the same database, as an operator's psql would be. */
 async function otherSession(): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: database.url });
@@ -140,6 +153,7 @@ describe('a row locked by another session for 15 s', () => {
       await holder.query('begin');
       await holder.query('select id from destinations where id = $1 for update', [locked]);
       const heldAt = performance.now();
+      const logsBefore = server.logs.length;
       const held = sleep(HOLD_MS).then(() => holder.query('commit'));
 
       // 40 PATCHes of the locked row: 10 at once, then the rest spread over the hold, the last
@@ -168,7 +182,17 @@ describe('a row locked by another session for 15 s', () => {
 
       expect(reads.length).toBeGreaterThan(100);
       expect(reads.filter((answer) => answer.status !== 200)).toEqual([]);
-      expect(Math.max(...reads.map((answer) => answer.ms))).toBeLessThan(1000);
+      // No read waited a second in the server (its request log's time: the clients share this
+      // process, so their own round trips also carry the test's load); and all but a few were fast.
+      const logged = readTimesLogged(logsBefore);
+      expect(logged.length).toBeGreaterThanOrEqual(reads.length);
+      expect(Math.max(...logged)).toBeLessThan(1000);
+      expect(
+        percentile(
+          reads.map((answer) => answer.ms),
+          0.95,
+        ),
+      ).toBeLessThan(500);
 
       expect(otherAnswers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
       expect(Math.max(...otherAnswers.map((answer) => answer.ms))).toBeLessThan(1000);
@@ -207,6 +231,7 @@ describe('a table locked by another session while PATCHes of many rows flood in'
     const observer = await otherSession();
     try {
       // SHARE mode: reads go on, every write of the table waits.
+      const logsBefore = server.logs.length;
       await holder.query('begin');
       await holder.query('lock table destinations in share mode');
       const held = sleep(4000).then(() => holder.query('commit'));
@@ -216,7 +241,15 @@ describe('a table locked by another session while PATCHes of many rows flood in'
       const [reads, waiting, answers] = await Promise.all([readWhile(held), mostWaitingOnLocks(observer, held), flood]);
 
       expect(reads.filter((answer) => answer.status !== 200)).toEqual([]);
-      expect(Math.max(...reads.map((answer) => answer.ms))).toBeLessThan(1000);
+      const logged = readTimesLogged(logsBefore);
+      expect(logged.length).toBeGreaterThanOrEqual(reads.length);
+      expect(Math.max(...logged)).toBeLessThan(1000);
+      expect(
+        percentile(
+          reads.map((answer) => answer.ms),
+          0.95,
+        ),
+      ).toBeLessThan(500);
       expect(waiting).toBeGreaterThan(0);
       expect(waiting).toBeLessThanOrEqual(WRITERS);
       for (const answer of answers) {
