@@ -30,8 +30,6 @@ export interface OpenedDatabase {
   driver: QueryDriver;
   /** The connection pool's state, for a database that has one. */
   poolFigures?: () => PoolFigures;
-  /** PostgreSQL's writes running and waiting (write-admission.ts). */
-  writerFigures?: () => { writing: number; waiting: number };
 }
 
 export interface PoolFigures {

@@ -157,6 +157,9 @@ export function openFailureReason(err: unknown): string | undefined {
   if (['SQLITE_CANTOPEN', 'ENOTDIR', 'EEXIST', 'EACCES', 'EROFS'].includes(String(code)))
     return `the file cannot be created or opened (${String(code)}); check that its folder can be written`;
   if (code === 'SQLITE_NOTADB') return 'the file is not a SQLite database';
+  // At start, only a migration waits for a lock: another session holds a table it changes.
+  if (code === '55P03')
+    return 'a migration waited longer than DATABASE_LOCK_TIMEOUT_MS for a lock that another session holds; start again once it is released';
   if (!isDatabaseUnavailable(err)) return undefined;
   return typeof code === 'string' ? `it cannot be reached (${code})` : `it cannot be reached (${String(message)})`;
 }

@@ -70,5 +70,5 @@ export function openPostgres(url: string, options: DatabaseOptions, logQuery?: L
         return lockingReadModifyWrite(read, decide);
       }),
   };
-  return { db, driver, poolFigures: pool.figures, writerFigures: admission.figures };
+  return { db, driver, poolFigures: pool.figures };
 }

@@ -1,10 +1,15 @@
 // Every wait on PostgreSQL has its bound, set on each connection as it opens: a statement that runs
 // too long, a lock that does not come, a transaction left idle. A request that meets one gets 503
 // with Retry-After, never 500, and its connection goes back to the pool.
+import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSecretBox } from '../../server/domain/secrets.js';
+import { describeFailure } from '../../server/failure.js';
 import { isDatabaseUnavailable, openDatabase, parseDatabaseUrl } from '../../server/store/database.js';
+import { openStore } from '../../server/store/index.js';
+import { migrateTo } from '../../server/store/migrate.js';
 import { CLIENT_WAIT_BEYOND_STATEMENT_MS } from '../../server/store/postgres-pool.js';
 import { createPostgresDatabase, type TestDatabase } from '../support/database.js';
 import { call, createWorkspace, startTestServer, type TestServer, type Workspace } from '../support/server.js';
@@ -153,6 +158,41 @@ describe('a database that answers nothing at all', () => {
     } finally {
       await server.close();
       await proxy.stop();
+      await own.drop();
+    }
+  });
+});
+
+describe('a migration that meets a lock another session holds', () => {
+  it('stops the start within the lock timeout, in one line that says so', async () => {
+    const own = await createPostgresDatabase();
+    const earlier = await openDatabase(parseDatabaseUrl(own.url));
+    await migrateTo(earlier.db, '0001_initial');
+    await earlier.db.destroy();
+    const holder = new pg.Client({ connectionString: own.url });
+    await holder.connect();
+    try {
+      // A long report reading the table that 0002 alters.
+      await holder.query('begin');
+      await holder.query('select count(*) from destinations');
+      const started = performance.now();
+      const failure = await openStore(own.url, createSecretBox(randomBytes(32)), { timeouts: { lockMs: 300 } }).then(
+        async (store) => {
+          await store.close();
+          return undefined;
+        },
+        (err: unknown) => err,
+      );
+      expect(performance.now() - started).toBeLessThan(5000);
+      expect(describeFailure(failure)).toMatch(
+        /^Cannot open the PostgreSQL database "[^"]+" on [^:]+:\d+: a migration waited longer than DATABASE_LOCK_TIMEOUT_MS for a lock that another session holds; start again once it is released\.$/,
+      );
+      await holder.query('rollback');
+      const store = await openStore(own.url, createSecretBox(randomBytes(32)));
+      expect(store.migrationsApplied).toEqual(['0002_external_user_broadcast_regions']);
+      await store.close();
+    } finally {
+      await holder.end();
       await own.drop();
     }
   });
