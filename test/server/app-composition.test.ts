@@ -61,9 +61,9 @@ describe('CORS', () => {
       expect(response.status).toBe(204);
       expect(response.headers.get('access-control-allow-origin')).toBe('https://console.example.com');
       expect(response.headers.get('access-control-allow-methods')).toBe('GET,PATCH');
-      // The spec's header parameters: the W3C trace context of every operation, and If-Match.
+      // The spec's header parameters: the W3C trace context of every operation, If-Match and If-None-Match.
       expect(response.headers.get('access-control-allow-headers')).toBe(
-        'Authorization,Content-Type,X-Request-Id,traceparent,tracestate,If-Match',
+        'Authorization,Content-Type,X-Request-Id,traceparent,tracestate,If-Match,If-None-Match',
       );
       expect(response.headers.get('access-control-max-age')).toBe('600');
     } finally {

@@ -195,12 +195,12 @@ const triggers: { [K in keyof operations]: Record<string, Record<string, Trigger
   },
 };
 
-/** The error examples of an operation, by status and example name (`example` for a lone one). */
+/** The error examples of an operation (4xx and 5xx; a 304 is no error), by status and example name (`example` for a lone one). */
 function documentedErrors(operationId: string): Record<string, Record<string, unknown>> {
   const { operation } = findOperation(operationId);
   return Object.fromEntries(
     Object.entries(operation.responses)
-      .filter(([status]) => !status.startsWith('2'))
+      .filter(([status]) => Number(status) >= 400)
       .map(([status, response]) => {
         const content = (
           resolveRef(response).content as Record<
