@@ -1,7 +1,8 @@
 // A body the server cannot read is the client's fault, answered with a 4xx in the envelope, never a
 // 5xx: a compressed body whose stream is corrupt, cut short or inflates past the limit, in each
-// coding the server takes, and a body shorter than its Content-Length. An upload the client gives up on is answered to no one and
-// logged as nothing worse than a warning. Each request is written byte for byte on a socket.
+// coding the server takes, and a body shorter than its Content-Length. An upload the client gives
+// up on is answered to no one and logged as nothing worse than a warning. Each request is written
+// byte for byte on a socket.
 import { connect } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,12 +89,12 @@ describe('a body the server cannot read', () => {
 
   it.each(codings)(
     'answers 413 in the envelope to a %s stream that inflates past the body limit',
-    async (_coding, compress) => {
+    async (coding, compress) => {
       // A few kilobytes on the wire, over 100 KB once inflated: the limit is on what is read.
       const inflated = Buffer.from(`{"name": "${'a'.repeat(BODY_LIMIT_BYTES + 1000)}"}`);
       const body = compress(inflated);
       expect(body.length).toBeLessThan(BODY_LIMIT_BYTES);
-      const answer = await send({ 'Content-Encoding': _coding, 'Content-Length': String(body.length) }, body);
+      const answer = await send({ 'Content-Encoding': coding, 'Content-Length': String(body.length) }, body);
       expectEnvelope(answer, 413);
     },
   );
