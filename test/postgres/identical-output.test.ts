@@ -149,5 +149,6 @@ describe('identical output on SQLite and PostgreSQL', () => {
     const [onSqlite, onPostgres] = [await exchange(sqlite), await exchange(postgres)];
     expect(onPostgres).toBe(onSqlite);
     expect(onSqlite).toContain('"limit_remaining"');
+    expect(onSqlite).toContain('GET 200 <page tag> ');
   });
 });
