@@ -9,7 +9,7 @@ type JsonObject = Record<string, unknown>;
 const expectedStatuses: Record<keyof operations, string[]> = {
   getKey: ['200', '400', '401', '403', '404', '429', '500', '503'],
   updateObservabilityDestination: ['200', '400', '401', '403', '404', '412', '413', '415', '429', '500', '503'],
-  listPresetVersions: ['200', '400', '401', '404', '429', '500', '503'],
+  listPresetVersions: ['200', '304', '400', '401', '404', '429', '500', '503'],
 };
 
 function responseOf(operationId: string, status: string): JsonObject {
@@ -78,7 +78,8 @@ describe('operations', () => {
     '%s answers every error in the envelope, with a matching example',
     (operationId, statuses) => {
       const validate = componentSchema('ErrorResponse');
-      for (const status of statuses.filter((s) => !s.startsWith('2'))) {
+      // Errors are 4xx and 5xx; a 304 has no content at all.
+      for (const status of statuses.filter((s) => Number(s) >= 400)) {
         const content = jsonContent(responseOf(operationId, status));
         expect(content.schema).toEqual({ $ref: '#/components/schemas/ErrorResponse' });
         const examples = examplesOf(content);
@@ -90,6 +91,14 @@ describe('operations', () => {
       }
     },
   );
+
+  it('documents a 304 with no content, and the ETag and Cache-Control a 200 of its operation has', () => {
+    const notModified = responseOf('listPresetVersions', '304');
+    expect(notModified.content).toBeUndefined();
+    expect(Object.keys(notModified.headers ?? {})).toEqual(
+      expect.arrayContaining(Object.keys(responseOf('listPresetVersions', '200').headers ?? {})),
+    );
+  });
 
   it('documents the retry and authentication headers on the errors that need them', () => {
     for (const operationId of Object.keys(expectedStatuses)) {
