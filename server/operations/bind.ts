@@ -1,7 +1,7 @@
 // Binds each operation of openapi.yaml to its handler by operationId, and reads from the spec what
 // the layers before the handler need of it: the key kinds its security requirement accepts, the
-// header parameters it declares, and the Cache-Control of its success answer. Any mismatch between the spec and the
-// handlers is a ContractError naming every operationId concerned, on one line.
+// header parameters it declares, and the Cache-Control of its success answer. Any mismatch between
+// the spec and the handlers is a ContractError naming every operationId concerned, on one line.
 
 import type { KeyKind } from '../domain/api-keys.js';
 import type { OperationFacts } from '../http/request-context.js';

@@ -35,7 +35,8 @@ export function releaseMigrations(): Promise<Record<string, Migration>> {
     const names = readdirSync(fileURLToPath(MIGRATIONS_FOLDER))
       .map((file) => MIGRATION_FILE.exec(file))
       .filter((match): match is RegExpExecArray => match !== null)
-      .sort((a, b) => (a[1] as string).localeCompare(b[1] as string));
+      // By code unit, as Kysely orders them and as planMigrations compares them.
+      .sort((a, b) => ((a[1] as string) < (b[1] as string) ? -1 : 1));
     const entries = await Promise.all(
       names.map(async ([file, name]) => {
         const module = (await import(new URL(file, MIGRATIONS_FOLDER).href)) as Migration;
