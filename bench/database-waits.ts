@@ -25,6 +25,7 @@ import { createDestination, createKey, recordUsage } from '../server/provisionin
 import { loadSpec } from '../server/spec.js';
 import { openStore, type Store } from '../server/store/index.js';
 import { bulkPresetVersions } from './servers/bulk-seed.js';
+import { percentile } from './shared/stats.js';
 
 const adminUrl = process.env.DATABASE_URL ?? process.env.TEST_POSTGRES_URL;
 const NO_BOUND = { statementMs: 0, lockMs: 0, idleInTransactionMs: 0 };
@@ -51,11 +52,6 @@ pg.Client.prototype.query = async function timedQuery(this: pg.Client, ...args: 
     if ((text === 'commit' || text === 'rollback') && began !== undefined) timings.transactions.push(ended - began);
   }
 } as unknown as typeof pg.Client.prototype.query;
-
-function percentile(values: number[], fraction: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
-}
 
 const ms = (value: number) => (Number.isNaN(value) ? '-' : value.toFixed(1));
 

@@ -14,3 +14,9 @@ export function medianInterval(values: number[]): [number, number] {
   const rank = Math.max(1, Math.floor(sorted.length / 2 - 0.98 * Math.sqrt(sorted.length)));
   return [sorted[rank - 1] ?? Number.NaN, sorted[sorted.length - rank] ?? Number.NaN];
 }
+
+/** The value at `fraction` of the sorted values (0.95: the 95th percentile); NaN for none. */
+export function percentile(values: number[], fraction: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
+}

@@ -198,8 +198,7 @@ function toHttpError(
       // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#charset-refused-first
       case 'charset.unsupported':
         return new HttpError(415, UNSUPPORTED_CHARSET);
-      default:
-        if (err.status >= 400 && err.status < 500) return new HttpError(err.status, 'The request could not be read.');
+      // Any other keeps its client-error status, as every library's error does (below).
     }
   }
   if (isValidatorError(err) && err.status >= 400 && err.status < 500) {

@@ -14,7 +14,7 @@ import {
 } from './database.js';
 import { destinationStore } from './destinations.js';
 import { keyStore } from './keys.js';
-import { migrateToLatest } from './migrate.js';
+import { migrateToLatest, migrationPlan } from './migrate.js';
 import { presetStore } from './presets.js';
 import { workspaceStore } from './workspaces.js';
 
@@ -37,7 +37,7 @@ export interface Store {
 /**
  * Migrates, or checks. On PostgreSQL a migration runs on a connection of its own, without the
  * statement timeout of the request path (building an index on a large table may outlast it); its
- * lock waits stay bounded.
+ * lock waits stay bounded. That connection is opened only when there is something to apply.
  */
 async function migrateDatabase(
   location: DatabaseLocation,
@@ -46,6 +46,7 @@ async function migrateDatabase(
   apply: boolean,
 ): Promise<string[]> {
   if (location.kind !== 'postgres' || !apply) return migrateToLatest(opened.db, { apply });
+  if ((await migrationPlan(opened.db)).pending.length === 0) return [];
   const migrating = await openDatabase(location, {
     ...options,
     poolSize: 1,

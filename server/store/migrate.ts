@@ -86,6 +86,11 @@ export function planMigrations(known: readonly string[], applied: readonly strin
   return { pending, newer };
 }
 
+/** What migrating the database would do; refuses (MigrationRefusal) a database this release cannot run on. */
+export async function migrationPlan(db: Kysely<Database>): Promise<MigrationPlan> {
+  return planMigrations(Object.keys(await releaseMigrations()), await appliedMigrations(db));
+}
+
 /** Kysely's view of the migrations: this release's, and for each newer one applied, a stand-in never run. */
 class ReleaseMigrationProvider implements MigrationProvider {
   constructor(
@@ -126,7 +131,7 @@ export interface MigrateOptions {
  */
 export async function migrateToLatest(db: Kysely<Database>, { apply = true }: MigrateOptions = {}): Promise<string[]> {
   const own = await releaseMigrations();
-  const { pending, newer } = planMigrations(Object.keys(own), await appliedMigrations(db));
+  const { pending, newer } = await migrationPlan(db);
   if (pending.length === 0) return [];
   if (!apply)
     throw new MigrationRefusal(

@@ -6,6 +6,7 @@
 // at most the writers' share of the pool for a table.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { percentile } from '../../bench/shared/stats.js';
 import { addPresetVersion, createDestination } from '../../server/provisioning/index.js';
 import { DEFAULT_TIMEOUTS } from '../../server/store/connection.js';
 import { createPostgresDatabase, type TestDatabase } from '../support/database.js';
@@ -130,11 +131,6 @@ function readTimesLogged(from: number): number[] {
     .slice(from)
     .filter((entry) => (entry.req as { method?: string } | undefined)?.method === 'GET')
     .map((entry) => Number(entry.responseTime));
-}
-
-function percentile(values: number[], fraction: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
 }
 
 /** Another session of the same database, as an operator's psql would be. */
