@@ -17,6 +17,7 @@ const postgresSuites = [
   'test/store/preset-page-json.test.ts',
   'test/store/migrations.test.ts',
   'test/store/release-overlap.test.ts',
+  'test/store/read-once.test.ts',
   'test/server/errors.test.ts',
   'test/server/unstorable-text.test.ts',
   'test/server/regex-filter-rules.test.ts',
@@ -26,6 +27,7 @@ const postgresSuites = [
   'test/conformance/properties.test.ts',
   'test/conformance/independent-rules.test.ts',
   'test/conformance/command.test.ts',
+  'test/bench/straightforward-baseline.test.ts',
   'test/postgres/**/*.test.ts',
 ];
 

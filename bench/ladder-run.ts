@@ -19,6 +19,8 @@ import { median, medianInterval } from './shared/stats.js';
 import {
   type BenchSettings,
   benchSettings,
+  type DatabaseKind,
+  databasesToRun,
   machine,
   onEachDatabase,
   progressLog,
@@ -130,7 +132,10 @@ export async function main(argv: string[]): Promise<number> {
   const quick = flags.quick === true;
   const settings = benchSettings(quick, rounds);
   const log = progressLog(flags.json === true);
-  const ladders = await onEachDatabase((label, databaseUrl) => climbLadder(label, databaseUrl, climbed, settings, log));
+  const ladders = await onEachDatabase(
+    databasesToRun(undefined, process.env.BENCH_POSTGRES_URL) as DatabaseKind[],
+    (label, databaseUrl) => climbLadder(label, databaseUrl, climbed, settings, log),
+  );
   const run = { date: new Date().toISOString(), mode: quick ? 'quick' : 'full', machine: machine(), settings, ladders };
   writeFileSync(join(projectRoot, 'bench', 'ladder.json'), `${JSON.stringify(run, null, 2)}\n`);
   if (flags.json) console.log(JSON.stringify(run));

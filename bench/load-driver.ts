@@ -70,7 +70,7 @@ export async function load(
   };
 }
 
-/** The servers compared, by name; the straightforward implementation runs on SQLite only. */
+/** The servers compared, by name; the straightforward implementation where a run starts it. */
 export type Contenders = Record<'raw' | 'bare' | 'floor' | 'subject', Started> & { straightforward?: Started };
 
 export interface Throughput {
@@ -89,6 +89,11 @@ export interface Throughput {
   straightforwardCpuUs: number | null;
   /** This server's CPU time per request over the straightforward implementation's, median of the rounds. */
   cpuRatioToStraightforward: number | null;
+  straightforwardP99Ms: number | null;
+  /** This server's p99 over the straightforward implementation's, median of the rounds. */
+  p99RatioToStraightforward: number | null;
+  /** The stock floor's CPU time per request over this server's, median of the rounds. */
+  floorCpuRatio: number;
   p99Ms: number;
   expressP99Ms: number;
   p99Ratio: number;
@@ -119,9 +124,14 @@ export async function measureThroughput(
     straightforwardRatio: [] as number[],
     straightforwardCpu: [] as number[],
     straightforwardCpuRatio: [] as number[],
+    straightforwardP99: [] as number[],
+    straightforwardP99Ratio: [] as number[],
+    floorCpuRatio: [] as number[],
     errors: 0,
   };
   const order = Object.keys(contenders) as (keyof Contenders)[];
+  // Each server once first, unmeasured, so that no figure includes its JIT warming up.
+  for (const name of order) await load(settings, contenders[name] as Started, scenario, apiKey);
   for (let round = 0; round < settings.rounds; round++) {
     // Interleaved, in a rotating order, so that drift of the machine hits them all alike.
     const rotated = [...order.slice(round % order.length), ...order.slice(0, round % order.length)];
@@ -142,12 +152,15 @@ export async function measureThroughput(
     samples.bareCpu.push(bare.cpuUs);
     samples.floorCpu.push(floor.cpuUs);
     samples.subjectCpu.push(subject.cpuUs);
+    samples.floorCpuRatio.push(floor.cpuUs / subject.cpuUs);
     samples.errors += raw.errors + bare.errors + floor.errors + subject.errors;
     if (straightforward) {
       samples.straightforward.push(straightforward.rps);
       samples.straightforwardRatio.push(subject.rps / straightforward.rps);
       samples.straightforwardCpu.push(straightforward.cpuUs);
       samples.straightforwardCpuRatio.push(subject.cpuUs / straightforward.cpuUs);
+      samples.straightforwardP99.push(straightforward.p99);
+      samples.straightforwardP99Ratio.push(subject.p99 / Math.max(1, straightforward.p99));
       samples.errors += straightforward.errors;
     }
   }
@@ -166,6 +179,9 @@ export async function measureThroughput(
     ratioToStraightforward: medianOrNull(samples.straightforwardRatio),
     straightforwardCpuUs: medianOrNull(samples.straightforwardCpu),
     cpuRatioToStraightforward: medianOrNull(samples.straightforwardCpuRatio),
+    straightforwardP99Ms: medianOrNull(samples.straightforwardP99),
+    p99RatioToStraightforward: medianOrNull(samples.straightforwardP99Ratio),
+    floorCpuRatio: median(samples.floorCpuRatio),
     p99Ms: median(samples.p99),
     expressP99Ms: median(samples.bareP99),
     p99Ratio: median(samples.p99Ratio),
@@ -262,4 +278,41 @@ export async function captureBodies(
     }
   }
   return bodies;
+}
+
+/**
+ * Mixed load, every scenario's requests in turn on each connection, for `rounds` rounds of
+ * `durationSec`; the server's resident set after each round, in MB.
+ */
+export async function soak(
+  server: Started,
+  scenarios: Scenario[],
+  apiKey: string,
+  { rounds, durationSec, connections }: { rounds: number; durationSec: number; connections: number },
+  residentMb: () => number,
+): Promise<{ rssMbByRound: number[]; errors: number }> {
+  const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
+  const requests = scenarios.flatMap((scenario) =>
+    (scenario.paths ?? [scenario.path]).slice(0, 5).flatMap((path) =>
+      (scenario.bodies ?? [undefined]).map((body) => ({
+        method: scenario.method,
+        path,
+        headers: { ...headers, ...scenario.headers },
+        ...(body && { body }),
+      })),
+    ),
+  );
+  const rssMbByRound: number[] = [];
+  let errors = 0;
+  for (let round = 0; round < rounds; round++) {
+    const result = await autocannon({
+      url: `http://127.0.0.1:${server.port}`,
+      connections,
+      duration: durationSec,
+      requests,
+    });
+    errors += result.non2xx + result.errors;
+    rssMbByRound.push(residentMb());
+  }
+  return { rssMbByRound, errors };
 }

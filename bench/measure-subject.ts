@@ -1,19 +1,19 @@
 // The default benchmark on one database: the server under test against the baselines of the same
 // run (a raw node:http server, bare Express 5 and Express behind the released validator, all
-// answering from the subject's captured bodies, and on SQLite the straightforward implementation on
-// the same database), interleaved in rounds; then its flat cost as data grows, and its memory.
-import { type Contenders, measureFlatCost, measureThroughput } from './load-driver.js';
+// answering from the subject's captured bodies, and the straightforward implementation on the same
+// database), interleaved in rounds; then its flat cost as data grows, and its memory.
+import { type Contenders, measureFlatCost, measureThroughput, soak } from './load-driver.js';
 import type { SubjectReport } from './report.js';
 import { rssMb, type Started, serverNodeFlags, startServer, stopServer } from './shared/processes.js';
 import { type BenchSettings, seededSubject } from './subject-setup.js';
 
-async function startBaselines(bodiesFile: string, straightforward: (() => Promise<Started>) | undefined) {
+async function startBaselines(bodiesFile: string, straightforward: () => Promise<Started>) {
   const baseline = (kind: string) => startServer('dist/bench/servers/baseline.js', [kind, bodiesFile]);
   return {
     raw: await baseline('raw'),
     bare: await baseline('express'),
     floor: await baseline('validator'),
-    ...(straightforward && { straightforward: await straightforward() }),
+    straightforward: await straightforward(),
   };
 }
 
@@ -25,7 +25,7 @@ export async function measureSubject(
 ): Promise<SubjectReport> {
   const seeded = await seededSubject(label, databaseUrl, settings.bigCount, log);
   const { subject, managementKey, scenarios } = seeded;
-  // On the same database as the subject; it has SQLite statements only.
+  // On the same database as the subject.
   const straightforward = () =>
     startServer(
       'dist/bench/servers/straightforward.js',
@@ -33,7 +33,7 @@ export async function measureSubject(
       { BENCH_SECRETS_KEY: seeded.secretsKey },
       serverNodeFlags,
     );
-  const baselines = await startBaselines(seeded.bodiesFile, label === 'sqlite' ? straightforward : undefined);
+  const baselines = await startBaselines(seeded.bodiesFile, straightforward);
   const contenders: Contenders = { ...baselines, subject };
 
   const throughput: SubjectReport['throughput'] = [];
@@ -69,7 +69,22 @@ export async function measureSubject(
     flatCost.push({ measure, smallMs, largeMs, ratio: largeMs / smallMs, target: measure === 'getKey' ? 1.2 : 2 });
     log(`[${label}] flat cost, ${measure}: ${(largeMs / smallMs).toFixed(2)}x`);
   }
-  const report = { database: label, throughput, flatCost, rssMb: rssMb(subject.child.pid) };
+  // Issue 60's soak: three rounds of 20 s of every scenario at once; flat across rounds, and bounded.
+  const soaked = await soak(
+    subject,
+    scenarios,
+    managementKey,
+    { rounds: 3, durationSec: settings.durationSec < 6 ? 2 : 20, connections: settings.connections },
+    () => rssMb(subject.child.pid),
+  );
+  log(`[${label}] RSS after each round of the soak: ${soaked.rssMbByRound.map((mb) => mb.toFixed(0)).join(', ')} MB`);
+  const report = {
+    database: label,
+    throughput,
+    flatCost,
+    rssMb: rssMb(subject.child.pid),
+    soak: soaked,
+  };
   await Promise.all([subject, ...Object.values(baselines)].map(stopServer));
   return report;
 }

@@ -1,9 +1,11 @@
 // A CPU profile of the server under load: the subject of the benchmark started with --cpu-prof on
-// a seeded SQLite database, one operation loaded for a while, then the samples summed by package
+// a seeded database (SQLite, or PostgreSQL with --database postgres and BENCH_POSTGRES_URL), one
+// operation loaded for a while, then the samples summed by package
 // and by function (self time). The .cpuprofile is kept for a closer look in a profile viewer.
 // Usage: npm run bench:profile -- [getKey|updateObservabilityDestination|listPresetVersions] [--seconds N]
 //        [--metrics]   (--metrics: with the Prometheus metrics on, as METRICS_PORT turns them on)
 //        [--tracing]   (--tracing: with every request traced and exported over OTLP/HTTP to a local sink)
+//        [--database sqlite|postgres]
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +15,7 @@ import { parseArgsOrMessage } from '../scripts/shared/cli-args.js';
 import { runMain } from '../scripts/shared/run-main.js';
 import { startOtlpSink } from './shared/otlp-sink.js';
 import { runToEnd, serverNodeFlags, startServer, stopServer } from './shared/processes.js';
+import { databasesToRun, onEachDatabase } from './subject-setup.js';
 
 interface ProfileNode {
   id: number;
@@ -106,7 +109,12 @@ export async function main(argv: string[]): Promise<number> {
   const parsed = parseArgsOrMessage({
     args: argv,
     allowPositionals: true,
-    options: { seconds: { type: 'string', default: '10' }, metrics: { type: 'boolean' }, tracing: { type: 'boolean' } },
+    options: {
+      seconds: { type: 'string', default: '10' },
+      metrics: { type: 'boolean' },
+      tracing: { type: 'boolean' },
+      database: { type: 'string' },
+    },
   });
   if (typeof parsed === 'string') {
     console.error(parsed);
@@ -117,22 +125,31 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`Unknown operation ${operation}: one of ${OPERATIONS.join(', ')}.`);
     return 2;
   }
-  return profileUnderLoad(
-    operation,
-    Number(parsed.values.seconds),
-    parsed.values.metrics === true,
-    parsed.values.tracing === true,
+  const databases = databasesToRun(parsed.values.database ?? 'sqlite', process.env.BENCH_POSTGRES_URL);
+  if (typeof databases === 'string') {
+    console.error(databases);
+    return 2;
+  }
+  const [code] = await onEachDatabase(databases, (_label, databaseUrl) =>
+    profileUnderLoad(
+      databaseUrl,
+      operation,
+      Number(parsed.values.seconds),
+      parsed.values.metrics === true,
+      parsed.values.tracing === true,
+    ),
   );
+  return code ?? 1;
 }
 
 /** Loads `operation` on a profiled server for `seconds`, then prints where its CPU time went. */
 async function profileUnderLoad(
+  databaseUrl: string,
   operation: string,
   seconds: number,
   metrics: boolean,
   tracing: boolean,
 ): Promise<number> {
-  const databaseUrl = `sqlite:${join(mkdtempSync(join(tmpdir(), 'bench-profile-')), 'api.db')}`;
   const secretsKey = randomBytes(32).toString('hex');
   const seeded = JSON.parse(
     await runToEnd('dist/bench/servers/seed.js', [databaseUrl, '1000'], { BENCH_SECRETS_KEY: secretsKey }),

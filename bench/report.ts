@@ -12,6 +12,8 @@ export interface SubjectReport {
   throughput: (Throughput & { scenario: string; targets: ScenarioTargets })[];
   flatCost: { measure: string; smallMs: number; largeMs: number; ratio: number; target: number }[];
   rssMb: number;
+  /** The resident set after each round of mixed load, and the load's non-2xx answers and errors. */
+  soak: { rssMbByRound: number[]; errors: number };
 }
 
 export interface LadderReport {
@@ -42,9 +44,52 @@ export interface Results {
 }
 
 const pass = (ok: boolean) => (ok ? 'yes' : '**no**');
-/** A figure of a baseline that may not have run (the straightforward one runs on SQLite only). */
+/** A figure of a baseline that may not have run. */
 const orDash = (value: number | null, digits: number) => (value === null ? '-' : value.toFixed(digits));
 const atLeast = (target: number | null) => (target === null ? '-' : `>= ${target}`);
+const atMost = (target: number | null) => (target === null ? '-' : `<= ${target}`);
+const meets = (value: number | null, target: number | null, most = false) =>
+  target === null || (value !== null && (most ? value <= target : value >= target));
+
+/** Issue 60: the resident set after the soak. */
+const RSS_TARGET_MB = 140;
+
+type ScenarioResult = SubjectReport['throughput'][number];
+
+/** The server against the straightforward implementation on the same database. */
+function straightforwardTable(throughput: ScenarioResult[]): string[] {
+  const lines = [
+    '| operation | req/s: straightforward, this server | ratio | target | p99 ms: straightforward, this server | p99 ratio | target | CPU µs/request: straightforward, this server | met |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const t of throughput) {
+    const { straightforward, straightforwardP99 } = t.targets;
+    const met =
+      meets(t.ratioToStraightforward, straightforward) &&
+      meets(t.p99RatioToStraightforward, straightforwardP99, true) &&
+      t.errors === 0;
+    lines.push(
+      `| ${t.scenario} | ${orDash(t.straightforwardRps, 0)}, ${Math.round(t.subjectRps)} | ${orDash(t.ratioToStraightforward, 2)} | ${atLeast(straightforward)} | ${orDash(t.straightforwardP99Ms, 0)}, ${t.p99Ms} | ${orDash(t.p99RatioToStraightforward, 2)} | ${atMost(straightforwardP99)} | ${orDash(t.straightforwardCpuUs, 0)}, ${t.subjectCpuUs.toFixed(0)} | ${pass(met)} |`,
+    );
+  }
+  return lines;
+}
+
+/** The server against empty apps answering its captured bodies: the stock floor and bare Express. */
+function floorTable(throughput: ScenarioResult[]): string[] {
+  const lines = [
+    "| operation | req/s: raw node:http, bare Express, Express + released validator (the stock floor), this server | ratio to the floor | target | CPU µs/request: bare Express, the floor, this server | floor CPU / this server's | target | p99 ms: bare Express, this server | p99 ratio | target | met |",
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const t of throughput) {
+    const { floor, floorCpu, p99 } = t.targets;
+    const met = meets(t.ratioToFloor, floor) && meets(t.floorCpuRatio, floorCpu) && t.p99Ratio <= p99 && t.errors === 0;
+    lines.push(
+      `| ${t.scenario} | ${Math.round(t.rawRps)}, ${Math.round(t.expressRps)}, ${Math.round(t.floorRps)}, ${Math.round(t.subjectRps)} | ${t.ratioToFloor.toFixed(2)} | ${atLeast(floor)} | ${t.expressCpuUs.toFixed(0)}, ${t.floorCpuUs.toFixed(0)}, ${t.subjectCpuUs.toFixed(0)} | ${t.floorCpuRatio.toFixed(2)} | ${atLeast(floorCpu)} | ${t.expressP99Ms}, ${t.p99Ms} | ${t.p99Ratio.toFixed(2)} | <= ${p99} | ${pass(met)} |`,
+    );
+  }
+  return lines;
+}
 
 export function resultsTable(results: Results): string {
   const lines: string[] = [];
@@ -52,24 +97,14 @@ export function resultsTable(results: Results): string {
     lines.push(
       `### ${subject.database}`,
       '',
-      '| operation | raw node:http req/s | bare Express req/s | Express + validator as released req/s | straightforward req/s | this server req/s | ratio to Express | ratio to Express + released validator | target | ratio to straightforward: req/s (higher is better), CPU µs/request (lower is better) | target (req/s) | p99 ms (Express) | p99 ratio | target | CPU µs/request: Express, + released validator, straightforward, this server | met |',
-      '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+      'Against the straightforward implementation on the same database:',
+      '',
+      ...straightforwardTable(subject.throughput),
+      '',
+      'Against empty apps answering the same bodies:',
+      '',
+      ...floorTable(subject.throughput),
     );
-    for (const t of subject.throughput) {
-      const { floor, straightforward, p99 } = t.targets;
-      const met =
-        (floor === null || t.ratioToFloor >= floor) &&
-        (straightforward === null || (t.ratioToStraightforward ?? 0) >= straightforward) &&
-        t.p99Ratio <= p99 &&
-        t.errors === 0;
-      const toStraightforward =
-        t.ratioToStraightforward === null || t.cpuRatioToStraightforward === null
-          ? '-'
-          : `${t.ratioToStraightforward.toFixed(2)}, ${t.cpuRatioToStraightforward.toFixed(2)}`;
-      lines.push(
-        `| ${t.scenario} | ${Math.round(t.rawRps)} | ${Math.round(t.expressRps)} | ${Math.round(t.floorRps)} | ${orDash(t.straightforwardRps, 0)} | ${Math.round(t.subjectRps)} | ${t.ratioToExpress.toFixed(2)} | ${t.ratioToFloor.toFixed(2)} | ${atLeast(floor)} | ${toStraightforward} | ${atLeast(straightforward)} | ${t.p99Ms} (${t.expressP99Ms}) | ${t.p99Ratio.toFixed(2)} | <= ${p99} | ${t.expressCpuUs.toFixed(0)}, ${t.floorCpuUs.toFixed(0)}, ${orDash(t.straightforwardCpuUs, 0)}, ${t.subjectCpuUs.toFixed(0)} | ${pass(met)} |`,
-      );
-    }
     lines.push(
       '',
       `| flat cost (${results.settings.bigCount.toLocaleString('en')} rows vs small) | small ms | large ms | ratio | target | met |`,
@@ -79,9 +114,12 @@ export function resultsTable(results: Results): string {
       lines.push(
         `| ${f.measure} | ${f.smallMs.toFixed(3)} | ${f.largeMs.toFixed(3)} | ${f.ratio.toFixed(2)} | <= ${f.target} | ${pass(f.ratio <= f.target)} |`,
       );
+    const { rssMbByRound, errors } = subject.soak;
+    const soakFlat = Math.max(...rssMbByRound) - Math.min(...rssMbByRound) <= 5;
+    const soakMet = Math.max(...rssMbByRound) <= RSS_TARGET_MB && soakFlat && errors === 0;
     lines.push(
       '',
-      `Server RSS after the run: ${subject.rssMb.toFixed(0)} MB (target <= 150): ${pass(subject.rssMb <= 150)}`,
+      `Server RSS after each round of the soak (mixed load): ${rssMbByRound.map((mb) => mb.toFixed(0)).join(', ')} MB (target <= ${RSS_TARGET_MB}, flat within 5 MB${errors === 0 ? '' : `; ${errors} errors`}): ${pass(soakMet)}`,
       '',
     );
   }

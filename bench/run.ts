@@ -4,8 +4,9 @@
 // bounded in time, count and connections. Written to bench/results.json, and a full run's table to
 // BENCHMARKS.md. BENCH_POSTGRES_URL adds PostgreSQL.
 // --ladder runs bench/ladder-run.ts instead, --hostile bench/hostile-run.ts, with the other
-// options. Usage: npm run bench [-- --quick] [-- --json] [-- --ladder [--rungs id,...]
-// [--rounds N] | --hostile]
+// options. --rounds sets the interleaved rounds (5 by default), --database runs one database only.
+// Usage: npm run bench [-- --quick] [-- --json] [-- --rounds N] [-- --database sqlite|postgres]
+// [-- --ladder [--rungs id,...] [--rounds N] | --hostile]
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgsOrMessage } from '../scripts/shared/cli-args.js';
@@ -18,7 +19,7 @@ import { measureSubject } from './measure-subject.js';
 import { type Results, resultsTable, writeTableOfRecord } from './report.js';
 import { measureStartup, runToEnd } from './shared/processes.js';
 import { median } from './shared/stats.js';
-import { benchSettings, machine, onEachDatabase, progressLog, RUN_OPTIONS } from './subject-setup.js';
+import { benchSettings, databasesToRun, machine, onEachDatabase, progressLog, RUN_OPTIONS } from './subject-setup.js';
 
 /** The client's overhead in processes of its own, so that the harness's heap stays out of the timings. */
 async function clientOverhead(quick: boolean): Promise<Results['client']> {
@@ -36,7 +37,12 @@ async function clientOverhead(quick: boolean): Promise<Results['client']> {
 export async function main(argv: string[]): Promise<number> {
   const parsed = parseArgsOrMessage({
     args: argv,
-    options: { ...RUN_OPTIONS, ladder: { type: 'boolean' }, hostile: { type: 'boolean' } },
+    options: {
+      ...RUN_OPTIONS,
+      ladder: { type: 'boolean' },
+      hostile: { type: 'boolean' },
+      database: { type: 'string' },
+    },
   });
   if (typeof parsed === 'string') {
     console.error(parsed);
@@ -50,17 +56,29 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (flags.ladder) return ladderMain(others);
-  if (flags.rungs !== undefined || flags.rounds !== undefined) {
-    console.error('--rungs and --rounds go with --ladder.');
+  if (flags.rungs !== undefined) {
+    console.error('--rungs goes with --ladder.');
+    return 2;
+  }
+  const rounds = flags.rounds === undefined ? 5 : Number(flags.rounds);
+  if (!Number.isInteger(rounds) || rounds < 1 || rounds > 200) {
+    console.error('--rounds: a whole number from 1 to 200.');
+    return 2;
+  }
+  const databases = databasesToRun(flags.database, process.env.BENCH_POSTGRES_URL);
+  if (typeof databases === 'string') {
+    console.error(databases);
     return 2;
   }
   if (flags.hostile) return hostileMain(others);
 
   const startedAt = Date.now();
   const quick = flags.quick === true;
-  const settings = benchSettings(quick, 3);
+  const settings = benchSettings(quick, rounds);
   const log = progressLog(flags.json === true);
-  const subjects = await onEachDatabase((label, databaseUrl) => measureSubject(label, databaseUrl, settings, log));
+  const subjects = await onEachDatabase(databases, (label, databaseUrl) =>
+    measureSubject(label, databaseUrl, settings, log),
+  );
   log('start-up and client overhead...');
   const startupMs = median([await measureStartup(), await measureStartup(), await measureStartup()]);
   const results: Results = {
@@ -77,7 +95,8 @@ export async function main(argv: string[]): Promise<number> {
   const table = resultsTable(results);
   if (flags.json) console.log(JSON.stringify(results));
   else console.log(`\n${table}\n\n(${results.mode} run, ${results.durationSec} s; written to bench/results.json)`);
-  if (!quick) writeTableOfRecord(results, table);
+  // The table of record is a full run's, on every database.
+  if (!quick && flags.database === undefined) writeTableOfRecord(results, table);
   return 0;
 }
 

@@ -1,8 +1,9 @@
 // Baseline 4: the same three operations written straightforwardly, as a team would on the same
 // stack and database without this project's care: Express 5, helmet, a pino request log, the
 // released express-openapi-validator (requests validated, responses not), express-rate-limit per
-// key, and prepared better-sqlite3 statements on the schema the seed creates (seed.ts), answering
-// the same JSON bodies from the same seeded database. The server is to be compared with what such
+// key, and the statements such code would run on the schema the seed creates (seed.ts): prepared
+// better-sqlite3 statements on SQLite, a `pg.Pool` with named queries on PostgreSQL
+// (straightforward-database.ts), answering the same JSON bodies from the same seeded database. The server is to be compared with what such
 // code costs, not only with empty apps.
 // It leaves out what the server adds: the failed-authentication throttle, the request-shape checks
 // (content type, body sizes, storable text, the order of the checks), the per-type config rules
@@ -11,7 +12,7 @@
 // the revision and `updated_at`), and the page's size budget (a page is `limit` rows, whatever their
 // size). Its error bodies use the envelope, without the server's field list on a 400.
 // pino-http is not a dependency of the project: a few lines below log one line per request with pino.
-// Usage: straightforward.ts <sqlite:file>, with BENCH_SECRETS_KEY (hex, as given to seed.ts) set.
+// Usage: straightforward.ts <sqlite:file | postgres://…>, with BENCH_SECRETS_KEY (hex, as given to seed.ts) set.
 import './cpu-probe.js';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
@@ -35,11 +36,7 @@ type PresetVersion = components['schemas']['PresetVersion'];
 type Config = Record<string, string | Record<string, string>>;
 
 const [databaseUrl = ''] = process.argv.slice(2);
-if (!databaseUrl.startsWith('sqlite:')) {
-  console.error(`straightforward.ts serves SQLite only: give it a sqlite: URL (got ${databaseUrl.split(':')[0]}:)`);
-  process.exit(2);
-}
-const { db, sql } = openStraightforwardDatabase(databaseUrl.slice('sqlite:'.length));
+const db = openStraightforwardDatabase(databaseUrl);
 const secrets = createSecretBox(Buffer.from(process.env.BENCH_SECRETS_KEY ?? '', 'hex'));
 const contractVersion = loadSpec().info.version;
 const logger = pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: true }));
@@ -65,10 +62,10 @@ function callerOf(res: Response): Caller {
 }
 
 function requireKey(...kinds: string[]) {
-  return (req: Request, res: Response, next: NextFunction) => {
+  return async (req: Request, res: Response, next: NextFunction) => {
     const token = /^bearer +(\S+)$/i.exec(req.get('authorization') ?? '')?.[1];
     if (!token) throw new ApiError(401, 'Missing API key: send Authorization: Bearer <API key>.');
-    const key = sql.keyByHash.get(createHash('sha256').update(token).digest('hex'));
+    const key = await db.keyByHash(createHash('sha256').update(token).digest('hex'));
     if (!key || key.disabled || (key.expires_at !== null && key.expires_at <= new Date().toISOString()))
       throw new ApiError(401, 'Invalid API key: it is unknown, disabled or expired.');
     if (!kinds.includes(key.kind)) throw new ApiError(403, `This operation needs a ${kinds.join(' or ')} key.`);
@@ -79,9 +76,9 @@ function requireKey(...kinds: string[]) {
 
 const day = (date: Date) => date.toISOString().slice(0, 10);
 
-function getKey(req: Request, res: Response) {
+async function getKey(req: Request, res: Response) {
   const { workspaceId } = callerOf(res);
-  const key = sql.keyInWorkspace.get(String(req.params.hash), workspaceId);
+  const key = await db.keyInWorkspace(String(req.params.hash), workspaceId);
   if (!key) throw new ApiError(404, 'No API key with this hash in your workspace.');
   const now = new Date();
   const week = day(
@@ -89,7 +86,7 @@ function getKey(req: Request, res: Response) {
   );
   const month = day(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)));
   const usage =
-    sql.usage.get({ keyId: String(key.id), from: week < month ? week : month, day: day(now), week, month }) ?? {};
+    (await db.usage({ keyId: String(key.id), from: week < month ? week : month, day: day(now), week, month })) ?? {};
   const data = {
     hash: key.hash,
     name: key.name,
@@ -149,9 +146,8 @@ function maskedConfig(config: Config): Config {
 
 const REGION_ORDER: Destination['regions'] = ['global', 'europe', 'us'];
 
-const updateDestination = db.transaction(
-  (workspaceId: string, id: string, ifMatch: string | undefined, changes: DestinationUpdate) => {
-    const row = sql.destination.get(id, workspaceId);
+const updateDestination = (workspaceId: string, id: string, ifMatch: string | undefined, changes: DestinationUpdate) =>
+  db.updateDestination(id, workspaceId, (row) => {
     if (!row) throw new ApiError(404, 'No observability destination with this id in your workspace.');
     if (ifMatch !== undefined && ifMatch !== '*' && ifMatch !== `"r${row.revision}"`)
       throw new ApiError(412, 'The destination has changed since it was read (If-Match does not match its ETag).', {
@@ -182,7 +178,7 @@ const updateDestination = db.transaction(
     const config: Config = { ...(JSON.parse(secrets.open(String(row.config_sealed))) as Config), ...configChanges };
     const revision = Number(row.revision) + 1;
     const updatedAt = new Date().toISOString();
-    sql.writeDestination.run({
+    const write = {
       id,
       name: next.name,
       enabled: next.enabled ? 1 : 0,
@@ -197,7 +193,7 @@ const updateDestination = db.transaction(
       config_sealed: secrets.seal(JSON.stringify(config)),
       revision,
       updated_at: updatedAt,
-    });
+    };
     const destination: Destination = {
       id,
       workspace_id: workspaceId,
@@ -216,14 +212,13 @@ const updateDestination = db.transaction(
       created_at: String(row.created_at),
       updated_at: updatedAt,
     };
-    return { destination, etag: `"r${revision}"` };
-  },
-);
+    return { write, result: { destination, etag: `"r${revision}"` } };
+  });
 
-function patchDestination(req: Request, res: Response) {
+async function patchDestination(req: Request, res: Response) {
   const { workspaceId } = callerOf(res);
   const ifMatch = req.get('if-match');
-  const { destination, etag } = updateDestination(
+  const { destination, etag } = await updateDestination(
     workspaceId,
     String(req.params.id),
     ifMatch,
@@ -232,13 +227,13 @@ function patchDestination(req: Request, res: Response) {
   res.set('ETag', etag).json({ data: destination });
 }
 
-function listVersions(req: Request, res: Response) {
+async function listVersions(req: Request, res: Response) {
   const { workspaceId } = callerOf(res);
-  const preset = sql.preset.get(workspaceId, String(req.params.slug));
-  if (!preset) throw new ApiError(404, 'No preset with this slug in your workspace.');
+  const presetId = await db.presetId(workspaceId, String(req.params.slug));
+  if (presetId === undefined) throw new ApiError(404, 'No preset with this slug in your workspace.');
   const limit = Number(req.query.limit ?? 50);
   const offset = Number(req.query.offset ?? 0) || 0;
-  const data = sql.versions.all(preset.id, limit, offset).map(
+  const data = (await db.versions(presetId, limit, offset)).map(
     (row): PresetVersion => ({
       id: String(row.id),
       preset_id: String(row.preset_id),
@@ -250,11 +245,11 @@ function listVersions(req: Request, res: Response) {
       updated_at: String(row.updated_at),
     }),
   );
-  const total = sql.versionCount.get(preset.id)?.n ?? 0;
+  const total = await db.versionCount(presetId);
   // The page's tag as the server makes it, so that both send the same answer (it answers no If-None-Match).
   const etag = presetPageEtag({
     contractVersion,
-    presetId: preset.id,
+    presetId,
     versionCount: total,
     offset,
     limit,
@@ -305,6 +300,5 @@ await once(server, 'listening');
 console.log(JSON.stringify({ port: (server.address() as AddressInfo).port }));
 process.on('SIGTERM', () => {
   server.close();
-  db.close();
-  process.exit(0);
+  void db.close().finally(() => process.exit(0));
 });

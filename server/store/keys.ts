@@ -1,6 +1,7 @@
 // API keys and their usage. Reads return domain models (booleans as booleans, the API's names).
 import { randomUUID } from 'node:crypto';
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import type { KeyCredentials, StoredApiKey } from '../domain/api-keys.js';
 import { type UsageWindows, utcDay } from '../domain/time.js';
 import { type Argument, argument, preparedQuery, type QueryDriver } from './prepared.js';
@@ -23,7 +24,21 @@ function credentials(
   };
 }
 
+/**
+ * How long a process answers a key's credentials from what it read: a key disabled or changed
+ * elsewhere (the CLI, another instance) is refused by every process within this long.
+ */
+export const KEY_CREDENTIALS_TTL_MS = 1000;
+/** Keys whose credentials a process holds at once, the least recently used let go first. */
+export const KEY_CREDENTIALS_HELD = 10_000;
+
 export function keyStore(db: Kysely<Database>, driver: QueryDriver) {
+  // Only keys that exist are held: a hash that matches no key, whatever a client sends, leaves nothing behind.
+  const credentialsRead = new LRUCache<string, KeyCredentials>({
+    max: KEY_CREDENTIALS_HELD,
+    ttl: KEY_CREDENTIALS_TTL_MS,
+    updateAgeOnGet: false,
+  });
   const byHash = preparedQuery(driver, 'keys.byHash', { hash: argument<string>() }, (a) =>
     db
       .selectFrom('api_keys')
@@ -82,10 +97,18 @@ export function keyStore(db: Kysely<Database>, driver: QueryDriver) {
       return { ...credentials(row), hash: row.hash };
     },
 
-    /** The key that a bearer token hashes to, whatever its workspace. */
+    /**
+     * The key that a bearer token hashes to, whatever its workspace, as read from the database in
+     * the last KEY_CREDENTIALS_TTL_MS (a change made through this store is seen at once).
+     */
     async findByHash(hash: string): Promise<KeyCredentials | undefined> {
+      const held = credentialsRead.get(hash);
+      if (held) return held;
       const [row] = await byHash({ hash });
-      return row && credentials(row);
+      if (!row) return undefined;
+      const read = credentials(row);
+      credentialsRead.set(hash, read);
+      return read;
     },
 
     /** A key of the workspace with its usage in the given windows; undefined when the workspace has no such key. */
@@ -130,6 +153,7 @@ export function keyStore(db: Kysely<Database>, driver: QueryDriver) {
         .set({ disabled, updated_at: now.toISOString() })
         .where('hash', '=', hash)
         .executeTakeFirst();
+      credentialsRead.delete(hash);
       return result.numUpdatedRows > 0n;
     },
 

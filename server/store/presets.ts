@@ -1,6 +1,7 @@
 // Presets and their versions. A page of versions is read as the JSON text the API answers with.
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import { type NewPresetVersion, PAGE_CHARACTER_BUDGET, type Preset, type PresetVersion } from '../domain/presets.js';
 import type { DatabaseLocation } from './database.js';
 import { argument, preparedQuery, type QueryDriver } from './prepared.js';
@@ -31,7 +32,23 @@ function versionJsonSql(dialect: Dialect) {
   return sql<string>`'{"id":' || ${quoted('id')} || ',"preset_id":' || ${quoted('preset_id')} || ',"version":' || ${versionText} || ',"config":' || ${sql.ref('config')} || ',"system_prompt":' || ${quoted('system_prompt')} || ',"creator_id":' || ${quoted('creator_id')} || ',"created_at":' || ${quoted('created_at')} || ',"updated_at":' || ${quoted('updated_at')} || '}'`;
 }
 
+/**
+ * Characters of page JSON a process holds, its least recently used pages let go first. A page is
+ * the same text for as long as its preset has the same versions (they never change once added).
+ */
+export const PAGES_HELD_CHARACTERS = 4_000_000;
+/** Pages a process holds at most, however small. */
+export const PAGES_HELD = 2000;
+
 export function presetStore(db: Kysely<Database>, driver: QueryDriver, dialect: Dialect) {
+  // By preset, version count, offset, limit and budget: the page's text is fixed by these alone.
+  const pagesMade = new LRUCache<string, string>({
+    max: PAGES_HELD,
+    maxSize: PAGES_HELD_CHARACTERS,
+    sizeCalculation: (json, key) => json.length + key.length,
+  });
+  const pageKey = (presetId: string, versionCount: number, offset: number, limit: number, budget: number) =>
+    `${presetId} ${versionCount} ${offset} ${limit} ${budget}`;
   const bySlug = preparedQuery(
     driver,
     'presets.bySlug',
@@ -104,6 +121,7 @@ export function presetStore(db: Kysely<Database>, driver: QueryDriver, dialect: 
      * at most `limit` versions, ending where PAGE_CHARACTER_BUDGET says. Versions are numbered
      * 1..version_count with no gap, so skipping `offset` versions is an index seek to
      * `version > offset`, whatever the offset. Undefined when the workspace has no such preset.
+     * The preset is read each time; a page its versions already made is not made again.
      */
     async pageOfVersions(
       workspaceId: string,
@@ -112,8 +130,15 @@ export function presetStore(db: Kysely<Database>, driver: QueryDriver, dialect: 
       limit: number,
       budget = PAGE_CHARACTER_BUDGET,
     ): Promise<VersionsPage | undefined> {
+      const [preset] = await bySlug({ workspaceId, slug });
+      if (!preset) return undefined;
+      const made = pagesMade.get(pageKey(preset.id, preset.version_count, offset, limit, budget));
+      if (made !== undefined) return { presetId: preset.id, versionsJson: made, totalCount: preset.version_count };
       const [row] = await page({ workspaceId, slug, offset, limit, budget });
       if (!row) return undefined;
+      // Under the count read with the page: a version added in between makes it another page. A page
+      // past the end costs an index seek that finds nothing; it is not worth a place.
+      if (row.versions !== '[]') pagesMade.set(pageKey(row.id, row.version_count, offset, limit, budget), row.versions);
       return { presetId: row.id, versionsJson: row.versions, totalCount: row.version_count };
     },
 

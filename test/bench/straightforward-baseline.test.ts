@@ -1,7 +1,8 @@
 // The benchmark's straightforward baseline (bench/servers/straightforward.ts) answers what the
 // server answers: on one database seeded as `npm run bench` seeds it, both servers, each in a
 // process of its own, get the same requests and give the same status and the same body, so that
-// the ratio of the benchmark compares the cost of the same answers.
+// the ratio of the benchmark compares the cost of the same answers. On SQLite, and on PostgreSQL in
+// the `postgres` project, where the baseline runs its pool, its named queries and its locking PATCH.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import { SOURCE_SCRIPTS } from '../../bench/shared/hostile.js';
 import { runToEnd, type Started, startServer, stopServer } from '../../bench/shared/processes.js';
 import type { components } from '../../generated/api.js';
 import { escapePointer, nodeAt, operationPath } from '../../server/spec.js';
+import { createPostgresDatabase, type TestDatabase, testDatabaseKind } from '../support/database.js';
 import { findOperation, requestBodySchema, spec } from '../support/spec.js';
 
 type DestinationUpdate = components['schemas']['ObservabilityDestinationUpdate'];
@@ -26,10 +28,12 @@ const SEEDED_ROWS = 2000;
 let subject: Started;
 let straightforward: Started;
 let seeded: { managementKey: string; idleKeyHash: string; busyKeyHash: string; destinationId: string };
+let postgres: TestDatabase | undefined;
 
 beforeAll(async () => {
   const secretsKey = randomBytes(32).toString('hex');
-  const databaseUrl = `sqlite:${join(mkdtempSync(join(tmpdir(), 'straightforward-db-')), 'api.db')}`;
+  if (testDatabaseKind === 'postgres') postgres = await createPostgresDatabase();
+  const databaseUrl = postgres?.url ?? `sqlite:${join(mkdtempSync(join(tmpdir(), 'straightforward-db-')), 'api.db')}`;
   const env = { BENCH_SECRETS_KEY: secretsKey };
   // A key with usage over three years of days, and a preset of that many versions: sums and pages of real data.
   seeded = JSON.parse(
@@ -42,6 +46,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await Promise.all([subject, straightforward].filter(Boolean).map(stopServer));
+  await postgres?.drop();
 });
 
 async function ask(
