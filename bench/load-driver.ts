@@ -1,7 +1,7 @@
 // The load: autocannon on loopback against each server in turn, bounded in time and connections,
 // in interleaved rounds with the order rotated; and sequential requests for latency.
 import autocannon from 'autocannon';
-import { cpuMicros, type Started } from './shared/processes.js';
+import { askProbe, cpuMicros, type Started } from './shared/processes.js';
 import { median } from './shared/stats.js';
 
 export interface LoadSettings {
@@ -315,4 +315,24 @@ export async function soak(
     rssMbByRound.push(residentMb());
   }
   return { rssMbByRound, errors };
+}
+
+interface MemoryHeld {
+  rss: number;
+  heapTotal: number;
+  external: number;
+  arrayBuffers: number;
+  spaces: Record<string, { size: number; used: number }>;
+}
+
+/** What a server's resident set holds, in MB: V8's heap by space (size reserved, used), and the rest. */
+export async function memoryHeld(server: Started): Promise<string> {
+  const held = await askProbe<MemoryHeld>(server, 'memory-held', 'memoryHeld');
+  const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+  const spaces = Object.entries(held.spaces)
+    .filter(([, space]) => space.size >= 2 ** 20)
+    .map(([name, space]) => `${name} ${mb(space.size)} (${mb(space.used)} used)`)
+    .join(', ');
+  const outside = held.rss - held.heapTotal - held.external;
+  return `RSS ${mb(held.rss)}: V8 heap ${mb(held.heapTotal)} [${spaces}]; external ${mb(held.external)} (array buffers ${mb(held.arrayBuffers)}); code, stacks and native allocations ${mb(outside)}`;
 }

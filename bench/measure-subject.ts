@@ -2,7 +2,7 @@
 // run (a raw node:http server, bare Express 5 and Express behind the released validator, all
 // answering from the subject's captured bodies, and the straightforward implementation on the same
 // database), interleaved in rounds; then its flat cost as data grows, and its memory.
-import { type Contenders, measureFlatCost, measureThroughput, soak } from './load-driver.js';
+import { type Contenders, measureFlatCost, measureThroughput, memoryHeld, soak } from './load-driver.js';
 import type { SubjectReport } from './report.js';
 import { rssMb, type Started, serverNodeFlags, startServer, stopServer } from './shared/processes.js';
 import { type BenchSettings, seededSubject } from './subject-setup.js';
@@ -35,6 +35,7 @@ export async function measureSubject(
     );
   const baselines = await startBaselines(seeded.bodiesFile, straightforward);
   const contenders: Contenders = { ...baselines, subject };
+  const heldAtStart = await memoryHeld(subject);
 
   const throughput: SubjectReport['throughput'] = [];
   for (const scenario of scenarios) {
@@ -78,12 +79,14 @@ export async function measureSubject(
     () => rssMb(subject.child.pid),
   );
   log(`[${label}] RSS after each round of the soak: ${soaked.rssMbByRound.map((mb) => mb.toFixed(0)).join(', ')} MB`);
+  const held = { atStart: heldAtStart, afterSoak: await memoryHeld(subject) };
+  log(`[${label}] memory held at start: ${held.atStart}\n[${label}] after the soak: ${held.afterSoak}`);
   const report = {
     database: label,
     throughput,
     flatCost,
     rssMb: rssMb(subject.child.pid),
-    soak: soaked,
+    soak: { ...soaked, held },
   };
   await Promise.all([subject, ...Object.values(baselines)].map(stopServer));
   return report;

@@ -13,7 +13,7 @@ export interface SubjectReport {
   flatCost: { measure: string; smallMs: number; largeMs: number; ratio: number; target: number }[];
   rssMb: number;
   /** The resident set after each round of mixed load, and the load's non-2xx answers and errors. */
-  soak: { rssMbByRound: number[]; errors: number };
+  soak: { rssMbByRound: number[]; errors: number; held: { atStart: string; afterSoak: string } };
 }
 
 export interface LadderReport {
@@ -114,12 +114,14 @@ export function resultsTable(results: Results): string {
       lines.push(
         `| ${f.measure} | ${f.smallMs.toFixed(3)} | ${f.largeMs.toFixed(3)} | ${f.ratio.toFixed(2)} | <= ${f.target} | ${pass(f.ratio <= f.target)} |`,
       );
-    const { rssMbByRound, errors } = subject.soak;
+    const { rssMbByRound, errors, held } = subject.soak;
     const soakFlat = Math.max(...rssMbByRound) - Math.min(...rssMbByRound) <= 5;
     const soakMet = Math.max(...rssMbByRound) <= RSS_TARGET_MB && soakFlat && errors === 0;
     lines.push(
       '',
       `Server RSS after each round of the soak (mixed load): ${rssMbByRound.map((mb) => mb.toFixed(0)).join(', ')} MB (target <= ${RSS_TARGET_MB}, flat within 5 MB${errors === 0 ? '' : `; ${errors} errors`}): ${pass(soakMet)}`,
+      '',
+      `What the resident set holds, in MB, at start: ${held.atStart}; after the soak: ${held.afterSoak}.`,
       '',
     );
   }

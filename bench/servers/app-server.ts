@@ -29,10 +29,14 @@ export function benchDeps(store: Store, spec: OpenApiDocument) {
   };
 }
 
-/** The seeded database, with the secrets key the seeding process was given. */
+/**
+ * The seeded database, with the secrets key the seeding process was given; BENCH_ROW_WRITES=lock-first
+ * makes every PATCH on PostgreSQL lock its row first (bench/row-writes.ts).
+ */
 export function openBenchStore(databaseUrl: string, tracing: ServerTracing | undefined): Promise<Store> {
   return openStore(databaseUrl, createSecretBox(Buffer.from(process.env.BENCH_SECRETS_KEY ?? '', 'hex')), {
     poolSize: 10,
+    ...(process.env.BENCH_ROW_WRITES === 'lock-first' && { rowWrites: 'lock-first' as const }),
     ...(tracing && { wrapDriver: tracing.driver }),
   });
 }

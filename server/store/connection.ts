@@ -16,6 +16,12 @@ export interface DatabaseOptions {
   timeouts?: Partial<SessionTimeouts>;
   /** PostgreSQL: rows written at once by this process (write-admission.ts); half the pool by default. */
   writers?: number;
+  /**
+   * PostgreSQL: how a PATCH writes its row. `optimistic` (the default): read, then write over the
+   * revision read, taking the row's lock first only after a conflict (postgres.ts); `lock-first`:
+   * every write in a transaction under SELECT … FOR UPDATE. The benchmark compares the two.
+   */
+  rowWrites?: 'optimistic' | 'lock-first';
   /** Reports errors of idle pooled connections (a restarted database, a dropped link). */
   onPoolError?: (err: Error) => void;
   /** Wraps the driver of the request path's statements (tracing's spans); the driver itself when absent. */

@@ -56,7 +56,8 @@ export function openPostgres(url: string, options: DatabaseOptions, logQuery?: L
     return result.rows as Row[];
   };
   const lockingReadModifyWrite = kyselyDriver(db).readModifyWrite;
-  let lastConflictAt = Number.NEGATIVE_INFINITY;
+  // Lock-first throughout is an optimistic write that has just met a conflict, forever.
+  let lastConflictAt = options.rowWrites === 'lock-first' ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
   const driver: QueryDriver = {
     run,
     readModifyWrite: (read, decide) =>

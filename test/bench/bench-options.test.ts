@@ -1,0 +1,40 @@
+// The benchmark's own options: which databases a run measures, and a wrong option said in one line
+// with exit code 2, before anything is built, seeded or started.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../../bench/run.js';
+import { databasesToRun } from '../../bench/subject-setup.js';
+
+describe('databasesToRun', () => {
+  const url = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+  it('runs SQLite, and PostgreSQL too when BENCH_POSTGRES_URL names a server', () => {
+    expect(databasesToRun(undefined, undefined)).toEqual(['sqlite']);
+    expect(databasesToRun(undefined, url)).toEqual(['sqlite', 'postgres']);
+  });
+
+  it('runs the one database --database names', () => {
+    expect(databasesToRun('sqlite', url)).toEqual(['sqlite']);
+    expect(databasesToRun('postgres', url)).toEqual(['postgres']);
+  });
+
+  it('says why it cannot run PostgreSQL without a server, or a database it does not know', () => {
+    expect(databasesToRun('postgres', undefined)).toMatch(/^--database postgres needs BENCH_POSTGRES_URL/);
+    expect(databasesToRun('mysql', url)).toBe('--database: sqlite or postgres (got mysql).');
+  });
+});
+
+describe('npm run bench, given a wrong option', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it.each([
+    [['--database', 'mysql'], '--database: sqlite or postgres (got mysql).'],
+    [['--rounds', '0'], '--rounds: a whole number from 1 to 200.'],
+    [['--rounds', '2.5'], '--rounds: a whole number from 1 to 200.'],
+    [['--rungs', 'metrics'], '--rungs goes with --ladder.'],
+  ])('%j: one line, exit 2', async (argv, line) => {
+    const said: string[] = [];
+    vi.spyOn(console, 'error').mockImplementation((message: string) => said.push(message));
+    expect(await main(argv)).toBe(2);
+    expect(said).toEqual([line]);
+  });
+});
