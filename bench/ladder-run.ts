@@ -13,14 +13,13 @@ import { projectRoot } from '../server/project-root.js';
 import { LADDER, type Rung } from './ladder-rungs.js';
 import { measureLadder } from './load-driver.js';
 import { type LadderReport, ladderTable } from './report.js';
+import { type DatabaseKind, databasesToRun } from './shared/databases.js';
 import { startOtlpSink } from './shared/otlp-sink.js';
 import { type Started, serverNodeFlags, startServer, stopServer } from './shared/processes.js';
 import { median, medianInterval } from './shared/stats.js';
 import {
   type BenchSettings,
   benchSettings,
-  type DatabaseKind,
-  databasesToRun,
   machine,
   onEachDatabase,
   progressLog,

@@ -13,9 +13,10 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { parseArgsOrMessage } from '../scripts/shared/cli-args.js';
 import { runMain } from '../scripts/shared/run-main.js';
+import { databasesToRun } from './shared/databases.js';
 import { startOtlpSink } from './shared/otlp-sink.js';
 import { runToEnd, serverNodeFlags, startServer, stopServer } from './shared/processes.js';
-import { databasesToRun, onEachDatabase } from './subject-setup.js';
+import { onEachDatabase } from './subject-setup.js';
 
 interface ProfileNode {
   id: number;

@@ -17,9 +17,10 @@ import { main as hostileMain } from './hostile-run.js';
 import { main as ladderMain } from './ladder-run.js';
 import { measureSubject } from './measure-subject.js';
 import { type Results, resultsTable, writeTableOfRecord } from './report.js';
+import { databasesToRun } from './shared/databases.js';
 import { measureStartup, runToEnd } from './shared/processes.js';
 import { median } from './shared/stats.js';
-import { benchSettings, databasesToRun, machine, onEachDatabase, progressLog, RUN_OPTIONS } from './subject-setup.js';
+import { benchSettings, machine, onEachDatabase, progressLog, RUN_OPTIONS } from './subject-setup.js';
 
 /** The client's overhead in processes of its own, so that the harness's heap stays out of the timings. */
 async function clientOverhead(quick: boolean): Promise<Results['client']> {

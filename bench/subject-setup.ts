@@ -6,6 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { captureBodies, type LoadSettings, type Scenario } from './load-driver.js';
+import type { DatabaseKind } from './shared/databases.js';
 import { postgresDatabase, runToEnd, type Started, serverNodeFlags, startServer } from './shared/processes.js';
 
 export interface BenchSettings extends LoadSettings {
@@ -41,21 +42,6 @@ export function machine() {
     memoryGb: Math.round(totalmem() / 2 ** 30),
     node: process.version,
   };
-}
-
-export type DatabaseKind = 'sqlite' | 'postgres';
-
-/**
- * The databases a run measures: SQLite, and PostgreSQL when BENCH_POSTGRES_URL names a server;
- * or the one `--database` names. A message when that cannot be.
- */
-export function databasesToRun(only: string | undefined, postgresUrl: string | undefined): DatabaseKind[] | string {
-  if (only === undefined) return postgresUrl ? ['sqlite', 'postgres'] : ['sqlite'];
-  if (only === 'sqlite') return ['sqlite'];
-  if (only !== 'postgres') return `--database: sqlite or postgres (got ${only}).`;
-  return postgresUrl
-    ? ['postgres']
-    : '--database postgres needs BENCH_POSTGRES_URL, the URL of a server where the run may create a database.';
 }
 
 /** `bench` on a new database of each kind: a SQLite file, a database on BENCH_POSTGRES_URL's server. */

@@ -1,8 +1,10 @@
 // The benchmark's own options: which databases a run measures, and a wrong option said in one line
 // with exit code 2, before anything is built, seeded or started.
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../../bench/run.js';
-import { databasesToRun } from '../../bench/subject-setup.js';
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { databasesToRun } from '../../bench/shared/databases.js';
+import { collectOutput } from '../../scripts/shared/child-process.js';
+import { projectRoot } from '../support/process.js';
 
 describe('databasesToRun', () => {
   const url = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -24,17 +26,15 @@ describe('databasesToRun', () => {
 });
 
 describe('npm run bench, given a wrong option', () => {
-  afterEach(() => vi.restoreAllMocks());
-
-  it.each([
+  it.concurrent.each([
     [['--database', 'mysql'], '--database: sqlite or postgres (got mysql).'],
     [['--rounds', '0'], '--rounds: a whole number from 1 to 200.'],
     [['--rounds', '2.5'], '--rounds: a whole number from 1 to 200.'],
     [['--rungs', 'metrics'], '--rungs goes with --ladder.'],
   ])('%j: one line, exit 2', async (argv, line) => {
-    const said: string[] = [];
-    vi.spyOn(console, 'error').mockImplementation((message: string) => said.push(message));
-    expect(await main(argv)).toBe(2);
-    expect(said).toEqual([line]);
+    const { code, stdout, stderr } = await collectOutput(
+      spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', ...argv], { cwd: projectRoot }),
+    );
+    expect({ code, stdout, stderr }).toEqual({ code: 2, stdout: '', stderr: `${line}\n` });
   });
 });

@@ -28,10 +28,13 @@ afterAll(async () => {
   await store.close();
 });
 
-async function planOf(run: () => Promise<unknown>): Promise<string> {
+/** The plan of the first select that `run` ran, or of the first one that reads `table`. */
+async function planOf(run: () => Promise<unknown>, table?: string): Promise<string> {
   queries.length = 0;
   await run();
-  const [query] = queries.filter((q) => /^select/i.test(q.sql));
+  const [query] = queries.filter(
+    (q) => /^select/i.test(q.sql) && (table === undefined || q.sql.includes(`"${table}"`)),
+  );
   if (!query) throw new Error('no select ran');
   const result = await db.executeQuery<{ detail: string }>(
     CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]),
@@ -54,7 +57,18 @@ describe('query plans', () => {
   });
 
   it('reads a page of versions by a seek on (preset_id, version), whatever the offset', async () => {
-    const plan = await planOf(() => store.presets.pageOfVersions('workspace-id', 'slug', 999_900, 100));
+    // A preset to read: the page is read only once its preset is found.
+    const workspace = await store.workspaces.create('Plans', new Date());
+    await store.presets.addVersion(
+      workspace.id,
+      'slug',
+      { config: {}, system_prompt: null, creator_id: 'u' },
+      new Date(),
+    );
+    const plan = await planOf(
+      () => store.presets.pageOfVersions(workspace.id, 'slug', 999_900, 100),
+      'preset_versions',
+    );
     expect(plan).toMatch(/SEARCH preset_versions USING INDEX \S+ \(preset_id=\? AND version>\?\)/);
     // The page's own rows (at most a page) are scanned and put in order for its JSON array, never a table.
     expect(plan).not.toMatch(/SCAN (preset_versions|presets)\b/);
