@@ -107,9 +107,10 @@ export async function seededSubject(
   const managementKey = seeded.managementKey ?? '';
   const idleKeyHash = seeded.idleKeyHash ?? '';
   const onSqlite = label === 'sqlite';
-  const targets = (floorOnSqlite: number, floorCpu: number | null): ScenarioTargets => ({
-    floor: onSqlite ? floorOnSqlite : 0.5,
-    // Issue 60 sets it where issue 46 measured it: on SQLite, where no driver's protocol adds to it.
+  // Against the stock floor, issue 60 judges by CPU per request (issue 46's req/s ratio is shown,
+  // no longer a target), where issue 46 measured it: on SQLite, where no driver's protocol adds to it.
+  const targets = (floorCpu: number | null): ScenarioTargets => ({
+    floor: null,
     floorCpu: onSqlite ? floorCpu : null,
     straightforward: 1.3,
     straightforwardP99: 1,
@@ -118,19 +119,19 @@ export async function seededSubject(
   const patchBodies = ['{"sampling_rate":0.5}', '{"sampling_rate":0.25}'];
   const spreadIds = (seeded.spreadDestinationIds ?? '').split(',').filter(Boolean);
   const scenarios: TargetedScenario[] = [
-    { name: 'getKey', method: 'GET', path: `/api/v1/keys/${idleKeyHash}`, targets: targets(0.75, 0.7) },
+    { name: 'getKey', method: 'GET', path: `/api/v1/keys/${idleKeyHash}`, targets: targets(0.7) },
     {
       name: 'updateObservabilityDestination',
       method: 'PATCH',
       path: `/api/v1/observability/destinations/${seeded.destinationId}`,
       bodies: patchBodies,
-      targets: targets(0.75, null),
+      targets: targets(null),
     },
     {
       name: 'listPresetVersions limit=50',
       method: 'GET',
       path: '/api/v1/presets/small/versions?limit=50',
-      targets: targets(0.6, 0.6),
+      targets: targets(0.6),
     },
     // Every connection writing one row is the case above; PATCHes of many rows seldom meet. On
     // PostgreSQL, where rows are locked, both are measured.
@@ -143,7 +144,7 @@ export async function seededSubject(
             path: `/api/v1/observability/destinations/${spreadIds[0]}`,
             paths: spreadIds.map((id) => `/api/v1/observability/destinations/${id}`),
             bodies: patchBodies,
-            targets: targets(0.75, null),
+            targets: targets(null),
           },
         ]),
   ];

@@ -34,6 +34,8 @@ interface Fixture {
   keyId: string;
   destinationId: string;
   slug: string;
+  /** Keys of the same workspace not used yet, by operationId: their first request reads the key. */
+  freshKeys: Record<string, string>;
   /** Values the fixture stored or a test sends that must never be exported. */
   secrets: string[];
 }
@@ -48,6 +50,18 @@ async function seed(): Promise<Fixture> {
   const now = new Date();
   const workspace = await store.workspaces.create('Traced', now);
   const key = await createKey(store, { workspaceId: workspace.id, name: 'Admin', kind: 'management' }, now);
+  // A server holds a key it read for a second: each operation's span is checked on a key it has not read.
+  const freshKeys: Record<string, string> = {};
+  const freshHashes: string[] = [];
+  for (const { operation } of specOperations(spec)) {
+    const fresh = await createKey(
+      store,
+      { workspaceId: workspace.id, name: operation.operationId, kind: 'management' },
+      now,
+    );
+    freshKeys[operation.operationId] = fresh.rawKey;
+    freshHashes.push(fresh.hash);
+  }
   const config = { bucketName: 'b', accessKeyId: 'AKIATRACED7Q2W', secretAccessKey: 'secret-traced-5c1d9e' };
   const destination = await createDestination(
     store,
@@ -69,7 +83,10 @@ async function seed(): Promise<Fixture> {
     keyId: key.id,
     destinationId: destination.id,
     slug,
+    freshKeys,
     secrets: [
+      ...Object.values(freshKeys),
+      ...freshHashes,
       key.rawKey,
       key.hash,
       config.accessKeyId,
@@ -205,7 +222,11 @@ describe('tracing, with a collector', () => {
       const traceId = randomHex(16);
       const parentId = randomHex(8);
       const { path, body } = requestFor(operationId, template, method);
-      const response = await send(server, method, path, { traceparent: `00-${traceId}-${parentId}-01` }, body);
+      const headers = {
+        traceparent: `00-${traceId}-${parentId}-01`,
+        authorization: `Bearer ${fixture.freshKeys[operationId]}`,
+      };
+      const response = await send(server, method, path, headers, body);
       expect(response.status).toBe(200);
       const spans = await spansOf(traceId, 3);
       const root = spans.find((span) => span.kind === SPAN_KIND_SERVER) as ReceivedSpan;
