@@ -1,7 +1,7 @@
 // The load: autocannon on loopback against each server in turn, bounded in time and connections,
 // in interleaved rounds with the order rotated; and sequential requests for latency.
 import autocannon from 'autocannon';
-import { askProbe, cpuMicros, type Started } from './shared/processes.js';
+import { cpuMicros, type Started } from './shared/processes.js';
 import { median } from './shared/stats.js';
 
 export interface LoadSettings {
@@ -33,6 +33,19 @@ interface LoadResult {
   cpuUs: number;
 }
 
+/** A scenario's requests for autocannon: each of its paths with each of its bodies, with the key. */
+export function requestsOf(scenario: Scenario, apiKey: string) {
+  const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', ...scenario.headers };
+  return (scenario.paths ?? [scenario.path]).flatMap((path) =>
+    (scenario.bodies ?? [undefined]).map((body) => ({
+      method: scenario.method,
+      path,
+      headers,
+      ...(body && { body }),
+    })),
+  );
+}
+
 /**
  * One load on one server: for `settings.durationSec`, or for exactly `amount` requests. A load by
  * amount ends on autocannon's one-second tick, so only its CPU time per request is meaningful.
@@ -44,15 +57,7 @@ export async function load(
   apiKey: string,
   amount?: number,
 ): Promise<LoadResult> {
-  const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', ...scenario.headers };
-  const requests = (scenario.paths ?? [scenario.path]).flatMap((path) =>
-    (scenario.bodies ?? [undefined]).map((body) => ({
-      method: scenario.method,
-      path,
-      headers,
-      ...(body && { body }),
-    })),
-  );
+  const requests = requestsOf(scenario, apiKey);
   const cpuBefore = await cpuMicros(server);
   const result = await autocannon({
     url: `http://127.0.0.1:${server.port}`,
@@ -278,61 +283,4 @@ export async function captureBodies(
     }
   }
   return bodies;
-}
-
-/**
- * Mixed load, every scenario's requests in turn on each connection, for `rounds` rounds of
- * `durationSec`; the server's resident set after each round, in MB.
- */
-export async function soak(
-  server: Started,
-  scenarios: Scenario[],
-  apiKey: string,
-  { rounds, durationSec, connections }: { rounds: number; durationSec: number; connections: number },
-  residentMb: () => number,
-): Promise<{ rssMbByRound: number[]; errors: number }> {
-  const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
-  const requests = scenarios.flatMap((scenario) =>
-    (scenario.paths ?? [scenario.path]).slice(0, 5).flatMap((path) =>
-      (scenario.bodies ?? [undefined]).map((body) => ({
-        method: scenario.method,
-        path,
-        headers: { ...headers, ...scenario.headers },
-        ...(body && { body }),
-      })),
-    ),
-  );
-  const rssMbByRound: number[] = [];
-  let errors = 0;
-  for (let round = 0; round < rounds; round++) {
-    const result = await autocannon({
-      url: `http://127.0.0.1:${server.port}`,
-      connections,
-      duration: durationSec,
-      requests,
-    });
-    errors += result.non2xx + result.errors;
-    rssMbByRound.push(residentMb());
-  }
-  return { rssMbByRound, errors };
-}
-
-interface MemoryHeld {
-  rss: number;
-  heapTotal: number;
-  external: number;
-  arrayBuffers: number;
-  spaces: Record<string, { size: number; used: number }>;
-}
-
-/** What a server's resident set holds, in MB: V8's heap by space (size reserved, used), and the rest. */
-export async function memoryHeld(server: Started): Promise<string> {
-  const held = await askProbe<MemoryHeld>(server, 'memory-held', 'memoryHeld');
-  const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
-  const spaces = Object.entries(held.spaces)
-    .filter(([, space]) => space.size >= 2 ** 20)
-    .map(([name, space]) => `${name} ${mb(space.size)} (${mb(space.used)} used)`)
-    .join(', ');
-  const outside = held.rss - held.heapTotal - held.external;
-  return `RSS ${mb(held.rss)}: V8 heap ${mb(held.heapTotal)} [${spaces}]; external ${mb(held.external)} (array buffers ${mb(held.arrayBuffers)}); code, stacks and native allocations ${mb(outside)}`;
 }

@@ -2,9 +2,10 @@
 // run (a raw node:http server, bare Express 5 and Express behind the released validator, all
 // answering from the subject's captured bodies, and the straightforward implementation on the same
 // database), interleaved in rounds; then its flat cost as data grows, and its memory.
-import { type Contenders, measureFlatCost, measureThroughput, memoryHeld, soak } from './load-driver.js';
+import { type Contenders, measureFlatCost, measureThroughput } from './load-driver.js';
 import type { SubjectReport } from './report.js';
 import { rssMb, type Started, serverNodeFlags, startServer, stopServer } from './shared/processes.js';
+import { memoryHeld, soak } from './soak.js';
 import { type BenchSettings, seededSubject } from './subject-setup.js';
 
 async function startBaselines(bodiesFile: string, straightforward: () => Promise<Started>) {

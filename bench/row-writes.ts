@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import { parseArgsOrMessage } from '../scripts/shared/cli-args.js';
 import { runMain } from '../scripts/shared/run-main.js';
+import { requestsOf } from './load-driver.js';
 import {
   cpuMicros,
   postgresDatabase,
@@ -40,8 +41,7 @@ async function loadAll(servers: Started[], paths: string[], apiKey: string, seco
         url: `http://127.0.0.1:${server.port}`,
         connections: 10,
         duration: seconds,
-        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-        requests: paths.flatMap((path) => BODIES.map((body) => ({ method: 'PATCH' as const, path, body }))),
+        requests: requestsOf({ name: 'PATCH', method: 'PATCH', path: paths[0] ?? '', paths, bodies: BODIES }, apiKey),
       }),
     ),
   );
