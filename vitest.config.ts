@@ -23,6 +23,7 @@ const postgresSuites = [
   'test/server/regex-filter-rules.test.ts',
   'test/server/not-utf8.test.ts',
   'test/server/tracing.test.ts',
+  'test/server/tracing-sampling.test.ts',
   'test/client/server.test.ts',
   'test/conformance/properties.test.ts',
   'test/conformance/independent-rules.test.ts',

@@ -89,12 +89,16 @@ async function climbLadder(
           // Each round's difference to the base's run in the same round, so that drift of the
           // machine between rounds cancels out.
           const differences = base && result.cpuUsByRound.map((cpu, round) => cpu - (base.cpuUsByRound[round] ?? 0));
+          const ratios =
+            base && result.cpuUsByRound.map((cpu, round) => cpu / (base.cpuUsByRound[round] ?? Number.NaN));
           return {
             label: rung.label,
             cpuUs: result.cpuUs,
             errors: result.errors,
             marginalCpuUs: differences ? median(differences) : null,
             marginalInterval: differences ? medianInterval(differences) : null,
+            ratioToBase: ratios ? median(ratios) : null,
+            ratioTarget: rung.ratioTarget ?? null,
           };
         }),
       });

@@ -27,6 +27,10 @@ export interface LadderReport {
       marginalCpuUs: number | null;
       /** A 95 % confidence interval of that median. */
       marginalInterval: [number, number] | null;
+      /** The median of each round's CPU per request over the base's in the same round. */
+      ratioToBase: number | null;
+      /** The most that ratio may be (bench/ladder-rungs.ts); null where the rung has no target. */
+      ratioTarget: number | null;
       errors: number;
     }[];
   }[];
@@ -143,14 +147,22 @@ export function ladderTable(ladders: LadderReport[]): string {
       lines.push(
         `### ${ladder.database}: ${operation.scenario}`,
         '',
-        '| layer added | CPU µs/request | marginal CPU µs/request | 95 % interval |',
-        '|---|---|---|---|',
+        '| layer added | CPU µs/request | marginal CPU µs/request | 95 % interval | ratio to its base | target | met |',
+        '|---|---|---|---|---|---|---|',
       );
       for (const rung of operation.rungs) {
         const marginal = rung.marginalCpuUs === null ? '-' : rung.marginalCpuUs.toFixed(1);
         const interval = rung.marginalInterval?.map((us) => us.toFixed(1)).join(' to ') ?? '-';
         const errors = rung.errors === 0 ? '' : ` (${rung.errors} errors)`;
-        lines.push(`| ${rung.label}${errors} | ${rung.cpuUs.toFixed(0)} | ${marginal} | ${interval} |`);
+        const ratio = rung.ratioToBase === null ? '-' : rung.ratioToBase.toFixed(3);
+        const target = rung.ratioTarget === null ? '-' : atMost(rung.ratioTarget);
+        const met =
+          rung.ratioTarget === null || rung.ratioToBase === null
+            ? '-'
+            : pass(rung.ratioToBase <= rung.ratioTarget && rung.errors === 0);
+        lines.push(
+          `| ${rung.label}${errors} | ${rung.cpuUs.toFixed(0)} | ${marginal} | ${interval} | ${ratio} | ${target} | ${met} |`,
+        );
       }
       lines.push('');
     }

@@ -165,7 +165,6 @@ export function requestPipeline(
     ? { ...deps.authFailureLimit, onRefused: () => metrics.refused('auth_failures') }
     : deps.authFailureLimit;
   const validatorHandlers = OpenApiValidator.middleware(validatorOptions(spec, deps.validateResponses));
-  const validatorTimer = deps.tracing?.stage('validator');
   return [
     // First, so that the request's span holds everything the server does for it.
     ...(deps.tracing
@@ -202,7 +201,7 @@ export function requestPipeline(
     layer(
       'validator',
       'checks',
-      ...(validatorTimer ? [validatorTimer.open, ...validatorHandlers, validatorTimer.close] : validatorHandlers),
+      ...(deps.tracing ? deps.tracing.timed('validator', validatorHandlers) : validatorHandlers),
     ),
     layer('pending field errors', 'checks', rejectPendingFieldErrors),
     layer('operations', 'api', dispatchOperations(operations, operationDeps, deps.validateResponses)),

@@ -6,7 +6,7 @@ import type { Clock } from '../domain/time.js';
 import type { Store } from '../store/index.js';
 import { HttpError } from './errors.js';
 import type { CountAuthFailure } from './rate-limit.js';
-import { authenticatedCaller, requestContext } from './request-context.js';
+import { authenticatedCaller, callTraceOf, requestContext } from './request-context.js';
 
 // RFC 7235: the scheme is case-insensitive; RFC 6750: one or more spaces, then the token.
 const BEARER_PATTERN = /^bearer +(\S+) *$/i;
@@ -23,7 +23,7 @@ async function callerOf(req: Request, store: Store, clock: Clock): Promise<Calle
   const token = BEARER_PATTERN.exec(header)?.[1];
   if (token === undefined || !API_KEY_PATTERN.test(token))
     return unauthorized('Malformed API key: send Authorization: Bearer <API key>.', true);
-  const key = await store.keys.findByHash(hashApiKey(token));
+  const key = await store.keys.findByHash(hashApiKey(token), callTraceOf(req));
   if (!key || key.disabled || (key.expires_at !== null && key.expires_at <= clock().toISOString())) {
     return unauthorized('Invalid API key: it is unknown, disabled or expired.', true);
   }

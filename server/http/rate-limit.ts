@@ -7,15 +7,19 @@
 import { isIPv6 } from 'node:net';
 import type { Request, RequestHandler, Response } from 'express';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { CallTrace } from '../store/call-trace.js';
 import { HttpError } from './errors.js';
-import { authenticatedCaller, isWarmUpRequest } from './request-context.js';
+import { authenticatedCaller, callTraceOf, isWarmUpRequest } from './request-context.js';
 
 /** For load tests and benchmarks: the limiter runs, with a limit no test reaches. */
 export const UNREACHABLE_RATE_LIMIT: RateLimitOptions = { windowMs: 60_000, limit: 1_000_000_000 };
 
-/** Counts a request of a key (or a failure of an address): resolves under the limit, rejects with a RateLimiterRes past it. */
+/**
+ * Counts a request of a key (or a failure of an address): resolves under the limit, rejects with a
+ * RateLimiterRes past it. A `trace` given is a sampled request's: traced counters record the count there.
+ */
 export interface Counter {
-  consume(key: string): Promise<RateLimiterRes>;
+  consume(key: string, trace?: CallTrace): Promise<RateLimiterRes>;
 }
 
 /** Makes the counters of one limit: `points` per `duration` seconds, under its own `keyPrefix`. */
@@ -30,7 +34,10 @@ export interface RateLimitOptions {
   onRefused?: () => void;
 }
 
-const inMemory: CounterFactory = (limit) => new RateLimiterMemory(limit);
+const inMemory: CounterFactory = (limit) => {
+  const limiter = new RateLimiterMemory(limit);
+  return { consume: (key) => limiter.consume(key) };
+};
 
 /** A window of whole seconds, as the RateLimit headers and Redis's expiry count it. */
 const windowSeconds = (windowMs: number) => Math.max(1, Math.ceil(windowMs / 1000));
@@ -45,9 +52,13 @@ export function retryAfterSeconds(msBeforeNext: number | undefined, windowMs: nu
  * counter failed (its store unreachable): the request is then served, not refused, and the
  * failure is printed.
  */
-async function count(counter: Counter, key: string): Promise<{ res: RateLimiterRes; over: boolean } | undefined> {
+async function count(
+  counter: Counter,
+  key: string,
+  trace: CallTrace | undefined,
+): Promise<{ res: RateLimiterRes; over: boolean } | undefined> {
   try {
-    return { res: await counter.consume(key), over: false };
+    return { res: await counter.consume(key, trace), over: false };
   } catch (err) {
     if (err instanceof RateLimiterRes) return { res: err, over: true };
     console.error('rate limit: the counters cannot be reached; the request is served without a limit.', err);
@@ -61,7 +72,7 @@ export function rateLimitPerKey({ windowMs, limit, counters = inMemory, onRefuse
   const policy = `"per-key"; q=${limit}; w=${durationSec}`;
   return async (req, res, next) => {
     // Counted after authentication, by key: never by address, never for anonymous requests.
-    const counted = await count(counter, authenticatedCaller(req).keyId);
+    const counted = await count(counter, authenticatedCaller(req).keyId, callTraceOf(req));
     if (!counted) return next();
     const seconds = retryAfterSeconds(counted.res.msBeforeNext, windowMs);
     res.setHeader('RateLimit-Policy', policy);
@@ -107,7 +118,7 @@ export function authFailureThrottle({
   const counter = counters({ points: limit, duration: windowSeconds(windowMs), keyPrefix: 'auth-failures' });
   return async (req) => {
     if (isWarmUpRequest(req)) return;
-    const counted = await count(counter, addressKey(req.ip ?? ''));
+    const counted = await count(counter, addressKey(req.ip ?? ''), callTraceOf(req));
     if (!counted?.over) return;
     onRefused?.();
     throw new HttpError(

@@ -5,6 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Caller, KeyKind } from '../domain/api-keys.js';
 import type { FieldError } from '../domain/field-errors.js';
 import type { SpecOperation } from '../spec.js';
+import type { CallTrace } from '../store/call-trace.js';
 
 /** An operation of the spec with what binding it to its handler computed, as the layers before the handler read it. */
 export interface OperationFacts extends SpecOperation {
@@ -23,6 +24,16 @@ export interface OperationMatch<Operation extends OperationFacts = OperationFact
   pathParameters: Record<string, string | undefined>;
 }
 
+/** The request's place in a trace, when tracing is on (telemetry/request-span.ts). */
+export interface RequestTrace {
+  /** The caller's trace (its traceparent), or the request's own when it is sampled. */
+  readonly traceId: string;
+  /** The request's span, when it is sampled. */
+  readonly spanId?: string;
+  /** Where the store and the limiter record the calls of a sampled request; absent when it is not sampled. */
+  readonly calls?: CallTrace;
+}
+
 export interface RequestContext {
   /** One of the server's own requests at start (warm-up.ts), which are not traffic. */
   readonly warmUp: boolean;
@@ -38,6 +49,8 @@ export interface RequestContext {
   fieldErrors: FieldError[];
   /** The calling key, once authenticated (auth.ts). */
   caller?: Caller;
+  /** Set by tracing at the start of a request that is sampled or continues a caller's trace. */
+  trace?: RequestTrace;
 }
 
 const CONTEXT = Symbol('request context');
@@ -80,4 +93,9 @@ export function authenticatedCaller(req: IncomingMessage): Caller {
 /** Field errors found before the validator, for the 400 that will name them with its own. */
 export function deferFieldErrors(req: IncomingMessage, errors: readonly FieldError[]): void {
   if (errors.length > 0) requestContext(req).fieldErrors.push(...errors);
+}
+
+/** Where a sampled request's calls are recorded; undefined for a request that is not sampled. */
+export function callTraceOf(req: IncomingMessage): CallTrace | undefined {
+  return (req as HoldsContext)[CONTEXT]?.trace?.calls;
 }

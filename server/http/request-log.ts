@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
-import { isWarmUpRequest } from './request-context.js';
+import { isWarmUpRequest, requestContext } from './request-context.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -43,12 +43,13 @@ export function requestLog(logger: Logger, { probePaths = [], observer }: Reques
       const finished = res.writableFinished;
       // A 5xx is a warning here: the error handler logs the cause of a 500 as an error.
       const level = status >= 500 || !finished ? 'warn' : status < 400 && probes.has(path) ? 'debug' : 'info';
-      const traced = res.locals.span?.spanContext();
+      // The caller's trace, or the request's own when it is sampled (telemetry/request-span.ts).
+      const traced = requestContext(req).trace;
       const line = {
         req: { id, method: req.method, path },
         res: { status },
         responseTime: Math.round(elapsed),
-        ...(traced && { trace_id: traced.traceId, span_id: traced.spanId }),
+        ...(traced && { trace_id: traced.traceId, ...(traced.spanId && { span_id: traced.spanId }) }),
       };
       logger[level](finished ? line : { ...line, aborted: true }, `${req.method} ${status}`);
     });

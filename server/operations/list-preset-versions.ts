@@ -14,7 +14,7 @@ type PageBody = operations['listPresetVersions']['responses'][200]['content']['a
 const NOT_FOUND = 'No preset with this slug in your workspace.';
 
 export const listPresetVersions: Handler<'listPresetVersions'> = async (
-  { path, query, headers, caller },
+  { path, query, headers, caller, trace },
   { store, contractVersion },
 ) => {
   // An empty offset (`offset=`) is null, which the spec says counts as 0.
@@ -25,12 +25,12 @@ export const listPresetVersions: Handler<'listPresetVersions'> = async (
   const ifNoneMatch = headers?.['If-None-Match'];
   if (ifNoneMatch !== undefined) {
     // The preset alone says whether the page is still the one the client has: no page is read for a 304.
-    const preset = await store.presets.findBySlug(caller.workspaceId, path.slug);
+    const preset = await store.presets.findBySlug(caller.workspaceId, path.slug, trace);
     if (!preset) throw new HttpError(404, NOT_FOUND);
     const etag = tagOf(preset.id, preset.version_count);
     if (ifNoneMatchSatisfied(ifNoneMatch, etag)) return { status: 304, headers: { ETag: etag } };
   }
-  const page = await store.presets.pageOfVersions(caller.workspaceId, path.slug, offset, limit);
+  const page = await store.presets.pageOfVersions(caller.workspaceId, path.slug, offset, limit, { trace });
   if (!page) throw new HttpError(404, NOT_FOUND);
   return {
     status: 200,

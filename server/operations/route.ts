@@ -13,6 +13,7 @@ interface HandlerCall {
   headers: Record<string, string> | undefined;
   body: unknown;
   caller: unknown;
+  trace: unknown;
 }
 type UntypedHandler = (
   request: HandlerCall,
@@ -31,12 +32,19 @@ export function dispatchOperations(
   // Keyed by the bound operation: the match holds the same object (findOperation is given these).
   const handlers = new Map(operations.map((bound) => [bound, bound.handler as unknown as UntypedHandler]));
   return async (req, res, next) => {
-    const { match, caller } = requestContext(req);
+    const { match, caller, trace } = requestContext(req);
     const handler = match && handlers.get(match.operation as BoundOperation);
     // No operation of the spec at this path and method: on to the 404.
     if (!match || !handler) return next();
     const result = await handler(
-      { path: match.pathParameters, query: req.query, headers: headersOf(match, req), body: req.body, caller },
+      {
+        path: match.pathParameters,
+        query: req.query,
+        headers: headersOf(match, req),
+        body: req.body,
+        caller,
+        trace: trace?.calls,
+      },
       deps,
     );
     res.setHeader('Cache-Control', match.operation.cacheControl);

@@ -4,6 +4,7 @@ import type { operations } from '../../generated/api.js';
 import type { Caller } from '../domain/api-keys.js';
 import type { DestinationType, DestinationTypeRules } from '../domain/destination-config-rules.js';
 import type { Clock } from '../domain/time.js';
+import type { CallTrace } from '../store/call-trace.js';
 import type { Store } from '../store/index.js';
 import type { JsonText } from './json-text.js';
 
@@ -20,6 +21,8 @@ export interface OperationRequest<K extends OperationId> {
   headers: Parameters<K>['header'];
   body: JsonContent<operations[K]['requestBody']>;
   caller: Caller;
+  /** A sampled request's calls are recorded here, for its trace: handed to each store call. */
+  trace: CallTrace | undefined;
 }
 
 type SuccessStatus = 200 | 201 | 202 | 203;

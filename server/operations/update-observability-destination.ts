@@ -36,7 +36,7 @@ function toApiDestination(destination: StoredDestination, rules: DestinationType
 }
 
 export const updateObservabilityDestination: Handler<'updateObservabilityDestination'> = async (
-  { path, headers, body, caller },
+  { path, headers, body, caller, trace },
   { store, clock, destinationTypes },
 ) => {
   // Before the transaction: the patterns' analysis needs nothing stored, and holds no lock.
@@ -49,6 +49,7 @@ export const updateObservabilityDestination: Handler<'updateObservabilityDestina
     clock(),
     { ifMatch: headers?.['If-Match'], changes: body },
     rulesOf,
+    trace,
   );
   if (!updated) throw new HttpError(404, 'No observability destination with this id in your workspace.');
   const { outcome, destination } = updated;

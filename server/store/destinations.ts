@@ -14,6 +14,7 @@ import {
   type UpdateDecision,
 } from '../domain/destination-update.js';
 import type { SecretBox } from '../domain/secrets.js';
+import type { CallTrace } from './call-trace.js';
 import { argument, preparedQuery, type QueryDriver } from './prepared.js';
 import { type Database, DESTINATION_COLUMNS, type DestinationsTable } from './tables.js';
 
@@ -232,6 +233,7 @@ export function destinationStore(
       now: Date,
       request: DestinationUpdateRequest,
       rulesOf: (type: DestinationType) => DestinationTypeRules,
+      trace?: CallTrace,
     ): Promise<UpdateOutcome | undefined> {
       return driver.readModifyWrite<DestinationRow, UpdateOutcome | undefined>(
         {
@@ -252,6 +254,7 @@ export function destinationStore(
             write: write.bind({ ...columns, id, readRevision: current.revision, ...changed }),
           };
         },
+        trace,
       );
     },
   };

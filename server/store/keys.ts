@@ -4,6 +4,7 @@ import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { KeyCredentials, StoredApiKey } from '../domain/api-keys.js';
 import { type UsageWindows, utcDay } from '../domain/time.js';
+import type { CallTrace } from './call-trace.js';
 import { type Argument, argument, preparedQuery, type QueryDriver } from './prepared.js';
 import { API_KEY_COLUMNS, type ApiKeysTable, type Database } from './tables.js';
 
@@ -101,10 +102,10 @@ export function keyStore(db: Kysely<Database>, driver: QueryDriver) {
      * The key that a bearer token hashes to, whatever its workspace, as read from the database in
      * the last KEY_CREDENTIALS_TTL_MS (a change made through this store is seen at once).
      */
-    async findByHash(hash: string): Promise<KeyCredentials | undefined> {
+    async findByHash(hash: string, trace?: CallTrace): Promise<KeyCredentials | undefined> {
       const held = credentialsRead.get(hash);
       if (held) return held;
-      const [row] = await byHash({ hash });
+      const [row] = await byHash({ hash }, trace);
       if (!row) return undefined;
       const read = credentials(row);
       credentialsRead.set(hash, read);
@@ -116,10 +117,11 @@ export function keyStore(db: Kysely<Database>, driver: QueryDriver) {
       workspaceId: string,
       hash: string,
       windows: UsageWindows,
+      trace?: CallTrace,
     ): Promise<StoredApiKey | undefined> {
       // The earlier of the two: ISO days sort as the dates they name.
       const [from = windows.day] = [windows.weekStart, windows.monthStart].sort();
-      const [row] = await withUsage({ workspaceId, hash, from, ...windows });
+      const [row] = await withUsage({ workspaceId, hash, from, ...windows }, trace);
       if (!row) return undefined;
       // PostgreSQL sums come back as strings.
       return {

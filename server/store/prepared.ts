@@ -12,6 +12,7 @@
 // fixing one call's choice into the statement for every call. The one use left unseen is a bare
 // truth test of an argument the SQL also takes: an argument is always truthy while building.
 import { type Compilable, CompiledQuery, type Expression, type Kysely, type OperationNode, ValueNode } from 'kysely';
+import type { CallTrace } from './call-trace.js';
 import type { Database } from './tables.js';
 
 /** SQL compiled once, with one call's parameters; `Row` is what it returns. */
@@ -24,8 +25,9 @@ export interface BoundQuery<Row = unknown> {
   readonly row?: Row;
 }
 
+/** A `trace` given is a sampled request's: a traced driver records the call there, others ignore it. */
 export interface QueryDriver {
-  run<Row>(query: BoundQuery<Row>): Promise<Row[]>;
+  run<Row>(query: BoundQuery<Row>, trace?: CallTrace): Promise<Row[]>;
   /**
    * Reads (at most) one row, decides from it, and runs the write decided on, with nothing written
    * in between. `decide` must not wait on anything. The write must be conditional on what was
@@ -38,6 +40,7 @@ export interface QueryDriver {
   readModifyWrite<Row, T>(
     read: RowRead<Row>,
     decide: (row: Row | undefined) => { result: T; write?: BoundQuery },
+    trace?: CallTrace,
   ): Promise<T>;
 }
 
@@ -132,7 +135,7 @@ export type ArgumentExpressions<D extends Declarations> = {
 };
 
 export interface PreparedQuery<Args, Row> {
-  (args: Args): Promise<Row[]>;
+  (args: Args, trace?: CallTrace): Promise<Row[]>;
   bind(args: Args): BoundQuery<Row>;
 }
 
@@ -175,5 +178,5 @@ export function preparedQuery<D extends Declarations, Row>(
       return key === undefined ? value : args[key as keyof D];
     }),
   });
-  return Object.assign((args: ArgumentValues<D>) => driver.run(bind(args)), { bind });
+  return Object.assign((args: ArgumentValues<D>, trace?: CallTrace) => driver.run(bind(args), trace), { bind });
 }

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import { type NewPresetVersion, PAGE_CHARACTER_BUDGET, type Preset, type PresetVersion } from '../domain/presets.js';
+import type { CallTrace } from './call-trace.js';
 import type { DatabaseLocation } from './database.js';
 import { argument, preparedQuery, type QueryDriver } from './prepared.js';
 import { type Database, PRESET_VERSION_COLUMNS } from './tables.js';
@@ -112,8 +113,8 @@ export function presetStore(db: Kysely<Database>, driver: QueryDriver, dialect: 
   );
 
   return {
-    async findBySlug(workspaceId: string, slug: string): Promise<Preset | undefined> {
-      return (await bySlug({ workspaceId, slug }))[0];
+    async findBySlug(workspaceId: string, slug: string, trace?: CallTrace): Promise<Preset | undefined> {
+      return (await bySlug({ workspaceId, slug }, trace))[0];
     },
 
     /**
@@ -128,13 +129,13 @@ export function presetStore(db: Kysely<Database>, driver: QueryDriver, dialect: 
       slug: string,
       offset: number,
       limit: number,
-      budget = PAGE_CHARACTER_BUDGET,
+      { budget = PAGE_CHARACTER_BUDGET, trace }: { budget?: number; trace?: CallTrace } = {},
     ): Promise<VersionsPage | undefined> {
-      const [preset] = await bySlug({ workspaceId, slug });
+      const [preset] = await bySlug({ workspaceId, slug }, trace);
       if (!preset) return undefined;
       const made = pagesMade.get(pageKey(preset.id, preset.version_count, offset, limit, budget));
       if (made !== undefined) return { presetId: preset.id, versionsJson: made, totalCount: preset.version_count };
-      const [row] = await page({ workspaceId, slug, offset, limit, budget });
+      const [row] = await page({ workspaceId, slug, offset, limit, budget }, trace);
       if (!row) return undefined;
       // Under the count read with the page: a version added in between makes it another page. A page
       // past the end costs an index seek that finds nothing; it is not worth a place.

@@ -1,29 +1,42 @@
-// One server span per request, named as the contract names the operation (`GET /api/v1/keys/{hash}`,
-// never the raw path, which holds a key's hash), continuing the caller's W3C trace context when its
-// `traceparent` is valid and starting a new trace otherwise. Its attributes are the server's own
+// One server span per sampled request, named as the contract names the operation (`GET
+// /api/v1/keys/{hash}`, never the raw path, which holds a key's hash), continuing the caller's W3C
+// trace context when its `traceparent` is valid and starting a new trace otherwise; its calls out of
+// the process (statements, Redis counts) as its children. Its attributes are the server's own
 // values: the method, the route template, the operationId, the status, the workspace and which check
 // refused the request; never a header, a parameter's value, a key, a hash or a body.
-import { context, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
+//
+// Sampling is decided once, as the request comes in, with the configured sampler. A request not
+// sampled gets no span, no attribute and no recorder: only the caller's trace id, for its log line.
+// A sampled one records plain numbers while it runs (its start, the validator's time, its calls),
+// and its spans are made once, when its answer is sent.
+import {
+  type Attributes,
+  type Context,
+  type Link,
+  ROOT_CONTEXT,
+  type SpanAttributes,
+  type SpanContext,
+  SpanKind,
+  TraceFlags,
+  type TraceState,
+  trace,
+} from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { SamplingDecision } from '@opentelemetry/sdk-trace';
 import type { Request, RequestHandler, Response } from 'express';
-import { isWarmUpRequest, requestContext } from '../http/request-context.js';
+import { isWarmUpRequest, type RequestTrace, requestContext } from '../http/request-context.js';
 import { apiBasePaths, type OpenApiDocument, type SpecOperation } from '../spec.js';
-
-declare global {
-  namespace Express {
-    interface Locals {
-      /** The request's server span, when tracing is on. */
-      span?: Span;
-      /** When a timed stage of the request (the validator) began and, once it has passed, ended. */
-      stage?: { attribute: string; startedAt: number; endedAt?: number };
-    }
-  }
-}
+import type { CallTrace } from '../store/call-trace.js';
+import type { Tracing } from './tracing.js';
 
 /** Attribute names of this service's own, beside OpenTelemetry's semantic conventions. */
 const ATTR_OPERATION_ID = 'api.operation_id';
 const ATTR_WORKSPACE_ID = 'api.workspace_id';
 const ATTR_REFUSED_BY = 'api.refused_by';
+
+/** What the sampler is told of a request before it is read: nothing but its method. */
+const NONE: Attributes = Object.freeze({});
+const NO_LINKS: Link[] = [];
 
 const propagator = new W3CTraceContextPropagator();
 const headerGetter = {
@@ -58,74 +71,157 @@ export interface RequestSpanOptions {
 
 /** What the request pipeline mounts when tracing is on. */
 export interface RequestTracing {
-  /** The first layer: starts the request's span and ends it when the answer is sent. */
+  /** The first layer: decides whether the request is sampled, and makes its spans when the answer is sent. */
   requests(options: RequestSpanOptions): RequestHandler;
-  /** Handlers to put around a stage of the request, whose time becomes `api.<name>.duration_ms`. */
-  stage(name: string): { open: RequestHandler; close: RequestHandler };
+  /** A stage's handlers, timed: their time becomes `api.<name>.duration_ms` on a sampled request's span. */
+  timed(name: string, handlers: RequestHandler[]): RequestHandler[];
 }
 
-export function requestTracing(tracer: Tracer, spec: OpenApiDocument): RequestTracing {
-  return { requests: (options) => traceRequests(tracer, spec, options), stage: stageTimer };
+/** A sampled request's trace while it runs: what its spans are made of when it ends. */
+class SampledRequest implements RequestTrace {
+  readonly calls: CallTrace = [];
+  /** A timed stage of the request (the validator): when it began and, once it has passed, ended. */
+  stage?: { attribute: string; startedAt: number; endedAt?: number };
+
+  constructor(
+    readonly traceId: string,
+    readonly spanId: string,
+    readonly traceState: TraceState | undefined,
+    readonly parent: SpanContext | undefined,
+    readonly samplerAttributes: SpanAttributes | undefined,
+    readonly startedAt: number,
+  ) {}
+}
+
+export function requestTracing(tracing: Tracing, spec: OpenApiDocument): RequestTracing {
+  return { requests: (options) => traceRequests(tracing, spec, options), timed: timedStage };
+}
+
+/** The caller's trace context, from a valid `traceparent` (and its `tracestate`); the root one for none. */
+function callerContext(req: Request): Context {
+  if (req.headers.traceparent === undefined) return ROOT_CONTEXT;
+  return propagator.extract(ROOT_CONTEXT, req.headers, headerGetter);
 }
 
 function traceRequests(
-  tracer: Tracer,
+  tracing: Tracing,
   spec: OpenApiDocument,
   { probePaths = [] }: RequestSpanOptions = {},
 ): RequestHandler {
   const probes = new Set<string>(probePaths);
   const routeOf = routeTemplates(spec);
+  const { sampler, ids } = tracing;
   return (req, res, next) => {
     if (isWarmUpRequest(req) || probes.has(req.path)) return next();
-    const parent = propagator.extract(ROOT_CONTEXT, req.headers, headerGetter);
-    const span = tracer.startSpan(
-      req.method,
-      { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method } },
+    const caller = callerContext(req);
+    const parent = trace.getSpanContext(caller);
+    const traceId = parent?.traceId ?? ids.generateTraceId();
+    const sampling = sampler.shouldSample(caller, traceId, req.method, SpanKind.SERVER, NONE, NO_LINKS);
+    if (sampling.decision !== SamplingDecision.RECORD_AND_SAMPLED) {
+      if (parent) requestContext(req).trace = { traceId };
+      return next();
+    }
+    const sampled = new SampledRequest(
+      traceId,
+      ids.generateSpanId(),
+      sampling.traceState ?? parent?.traceState,
       parent,
+      sampling.attributes,
+      performance.now(),
     );
-    res.locals.span = span;
-    res.on('close', () => endRequestSpan(span, req, res, routeOf));
-    context.with(trace.setSpan(parent, span), next);
+    requestContext(req).trace = sampled;
+    res.on('close', () => endRequest(tracing, sampled, req, res, routeOf));
+    next();
   };
 }
 
-function endRequestSpan(span: Span, req: Request, res: Response, routeOf: ReturnType<typeof routeTemplates>): void {
+function endRequest(
+  tracing: Tracing,
+  sampled: SampledRequest,
+  req: Request,
+  res: Response,
+  routeOf: ReturnType<typeof routeTemplates>,
+): void {
+  const endedAt = performance.now();
   const { match, caller } = requestContext(req);
   const found = match?.operation;
   const status = res.statusCode;
   const refusal = refusedBy(status, found !== undefined, caller !== undefined);
   const route = found && routeOf(req, found);
-  if (route) span.updateName(`${req.method} ${route}`);
-  const stage = res.locals.stage;
-  span.setAttributes({
-    'http.response.status_code': status,
-    ...(found && { 'http.route': route, [ATTR_OPERATION_ID]: found.operationId }),
-    ...(caller && { [ATTR_WORKSPACE_ID]: caller.workspaceId }),
-    ...(refusal && { [ATTR_REFUSED_BY]: refusal }),
-    // A stage that did not pass (the validator refused the request) lasted until the answer.
-    ...(stage && { [stage.attribute]: (stage.endedAt ?? performance.now()) - stage.startedAt }),
-    ...(!res.writableFinished && { 'error.type': 'aborted' }),
+  const server: SpanContext = {
+    traceId: sampled.traceId,
+    spanId: sampled.spanId,
+    traceFlags: TraceFlags.SAMPLED,
+    traceState: sampled.traceState,
+  };
+  // Set one by one, never spread: the same few shapes on every request.
+  const attributes: Attributes = { ...sampled.samplerAttributes };
+  attributes['http.request.method'] = req.method;
+  attributes['http.response.status_code'] = status;
+  if (found) {
+    attributes['http.route'] = route;
+    attributes[ATTR_OPERATION_ID] = found.operationId;
+  }
+  if (caller) attributes[ATTR_WORKSPACE_ID] = caller.workspaceId;
+  if (refusal) attributes[ATTR_REFUSED_BY] = refusal;
+  const { stage } = sampled;
+  if (stage) attributes[stage.attribute] = (stage.endedAt ?? endedAt) - stage.startedAt;
+  if (!res.writableFinished) attributes['error.type'] = 'aborted';
+  tracing.export({
+    name: route ? `${req.method} ${route}` : req.method,
+    kind: SpanKind.SERVER,
+    context: server,
+    parent: sampled.parent,
+    startedAt: sampled.startedAt,
+    endedAt,
+    attributes,
+    // A server span is an error for a 5xx or an answer never sent; a 4xx is the client's.
+    failed: status >= 500 || !res.writableFinished,
   });
-  // A server span is an error for a 5xx or an answer never sent; a 4xx is the client's.
-  if (status >= 500 || !res.writableFinished) span.setStatus({ code: SpanStatusCode.ERROR });
-  span.end();
+  for (const call of sampled.calls) {
+    tracing.export({
+      name: call.name,
+      kind: SpanKind.CLIENT,
+      context: {
+        traceId: server.traceId,
+        spanId: tracing.ids.generateSpanId(),
+        traceFlags: TraceFlags.SAMPLED,
+        traceState: server.traceState,
+      },
+      parent: server,
+      startedAt: call.startedAt,
+      endedAt: call.endedAt,
+      attributes: call.errorType === undefined ? call.attributes : { ...call.attributes, 'error.type': call.errorType },
+      failed: call.errorType !== undefined,
+    });
+  }
 }
 
 /**
- * Around a stage of the request (the validator): its time, in milliseconds, as an attribute of the
- * request's span. An attribute rather than a child span: a span costs the SDK some 9 µs to make and
- * export, on a request whose whole tracing budget is a few times that (BENCHMARKS.md, "Tracing's cost").
+ * The handlers of a stage of the request (the validator), the same handlers, timed: for a sampled
+ * request, its time in milliseconds becomes `api.<name>.duration_ms` on the request's span. An
+ * attribute rather than a child span, and no handler of its own: a request not sampled pays one
+ * check at each end of the stage, on a request whose whole tracing budget is a few microseconds.
  */
-function stageTimer(name: string): { open: RequestHandler; close: RequestHandler } {
+function timedStage(name: string, handlers: RequestHandler[]): RequestHandler[] {
   const attribute = `api.${name}.duration_ms`;
-  return {
-    open(_req, res, next) {
-      if (res.locals.span) res.locals.stage = { attribute, startedAt: performance.now() };
-      next();
-    },
-    close(_req, res, next) {
-      if (res.locals.stage) res.locals.stage.endedAt = performance.now();
-      next();
-    },
+  const timed = [...handlers];
+  const first = timed[0];
+  if (!first) return timed;
+  timed[0] = (req, res, next) => {
+    const sampled = requestContext(req).trace;
+    if (sampled instanceof SampledRequest) sampled.stage = { attribute, startedAt: performance.now() };
+    return first(req, res, next);
   };
+  const last = timed[timed.length - 1] as RequestHandler;
+  timed[timed.length - 1] = (req, res, next) => {
+    const stage = (requestContext(req).trace as Partial<SampledRequest> | undefined)?.stage;
+    if (!stage) return last(req, res, next);
+    // A stage that did not pass (the validator refused the request) lasts until the answer.
+    return last(req, res, (err?: unknown) => {
+      if (err === undefined) stage.endedAt = performance.now();
+      next(err);
+    });
+  };
+  return timed;
 }

@@ -23,7 +23,7 @@ export function startServerTracing(
   logger: Logger,
   onSpans: (outcome: SpanOutcome, count: number) => void,
 ): ServerTracing {
-  const { tracer, shutdown } = startTracing(settings, spec.info.version, {
+  const tracing = startTracing(settings, spec.info.version, {
     onSpans,
     onExportStateChange: (failing, error) => {
       if (failing)
@@ -39,9 +39,9 @@ export function startServerTracing(
     'traces: exported over OTLP/HTTP',
   );
   return {
-    requests: requestTracing(tracer, spec),
-    driver: (driver, system) => tracedDriver(driver, tracer, system),
-    counters: (counters) => tracedCounters(counters, tracer),
-    shutdown,
+    requests: requestTracing(tracing, spec),
+    driver: tracedDriver,
+    counters: tracedCounters,
+    shutdown: tracing.shutdown,
   };
 }

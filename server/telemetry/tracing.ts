@@ -1,22 +1,36 @@
-// The OpenTelemetry SDK as the server runs it when tracing is on: spans batched by the SDK's
-// BatchSpanProcessor (a bounded queue: past it spans are dropped, never waited for) and sent by the
-// official OTLP/HTTP exporter, which reads its endpoint, headers and timeout from the OTEL_EXPORTER_OTLP_*
-// variables. The active span follows a request's asynchronous work through AsyncLocalStorage.
+// The OpenTelemetry SDK's export path as the server runs it when tracing is on: the configured
+// sampler and the SDK's ids, and spans handed as finished records to its BatchSpanProcessor (a bounded
+// queue: past it spans are dropped, never waited for), sent by the official OTLP/HTTP exporter, which
+// reads its endpoint, headers and timeout from the OTEL_EXPORTER_OTLP_* variables. No tracer and no
+// ambient context: a request decides sampling once, at its start, and carries its own trace
+// (request-span.ts), so that one not sampled makes no span and pays for no context propagation.
 // Nothing here is loaded when tracing is off (main.ts imports it only then).
-import { type Attributes, context, createNoopMeter, type MeterProvider, type Tracer } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { ExportResultCode } from '@opentelemetry/core';
+import {
+  type Attributes,
+  createNoopMeter,
+  type HrTime,
+  type Link,
+  type MeterProvider,
+  type SpanContext,
+  type SpanKind,
+  type SpanStatus,
+  SpanStatusCode,
+} from '@opentelemetry/api';
+import { ExportResultCode, hrTimeDuration, type InstrumentationScope, millisToHrTime } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
+import { defaultResource, type Resource, resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AlwaysOffSampler,
   AlwaysOnSampler,
   BatchSpanProcessor,
+  type IdGenerator,
   ParentBasedSampler,
+  RandomIdGenerator,
+  type ReadableSpan,
   type Sampler,
   type SpanExporter,
+  type TimedEvent,
   TraceIdRatioBasedSampler,
-  TracerProvider,
 } from '@opentelemetry/sdk-trace';
 import { ATTR_ERROR_TYPE, ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import type { SamplerName, TracingSettings } from './settings.js';
@@ -31,8 +45,26 @@ export interface TracingHooks {
   onExportStateChange?: (failing: boolean, error: Error | undefined) => void;
 }
 
+/** A span that has ended, its times as `performance.now()` gives them. */
+export interface EndedSpan {
+  name: string;
+  kind: SpanKind;
+  context: SpanContext;
+  parent: SpanContext | undefined;
+  startedAt: number;
+  endedAt: number;
+  attributes: Attributes;
+  /** An error span: a failed call, or a server span of a 5xx or an answer never sent. */
+  failed: boolean;
+}
+
 export interface Tracing {
-  tracer: Tracer;
+  /** The sampler OTEL_TRACES_SAMPLER names. */
+  sampler: Sampler;
+  /** Random trace and span ids, as the SDK makes them. */
+  ids: IdGenerator;
+  /** Queues an ended span for export (dropped when the queue is full). */
+  export(span: EndedSpan): void;
   /** Sends what is queued, waiting at most `timeoutMs` (an absent collector does not hold the exit). */
   shutdown(timeoutMs: number): Promise<void>;
 }
@@ -86,8 +118,62 @@ function watchedExporter(exporter: SpanExporter, onChange: TracingHooks['onExpor
   };
 }
 
+const NO_LINKS: Link[] = [];
+const NO_EVENTS: TimedEvent[] = [];
+const UNSET = { code: SpanStatusCode.UNSET };
+const ERROR = { code: SpanStatusCode.ERROR };
+
+/** `performance.now()` as the wall-clock time OTLP sends: seconds and nanoseconds since the epoch. */
+function wallClock(origin: HrTime, now: number): HrTime {
+  const nanos = origin[1] + Math.round((now % 1000) * 1e6);
+  const seconds = origin[0] + Math.trunc(now / 1000) + Math.trunc(nanos / 1e9);
+  return [seconds, nanos % 1e9];
+}
+
+/**
+ * An ended span as the batch processor and the exporter read it. A class rather than a literal
+ * built by spreads: one shape for every span, which a span a request costs on the hot path.
+ */
+class EndedSpanRecord implements ReadableSpan {
+  readonly name: string;
+  readonly kind: SpanKind;
+  readonly parentSpanContext: SpanContext | undefined;
+  readonly startTime: HrTime;
+  readonly endTime: HrTime;
+  readonly duration: HrTime;
+  readonly status: SpanStatus;
+  readonly attributes: Attributes;
+  readonly links = NO_LINKS;
+  readonly events = NO_EVENTS;
+  readonly ended = true;
+  readonly droppedAttributesCount = 0;
+  readonly droppedEventsCount = 0;
+  readonly droppedLinksCount = 0;
+  readonly #context: SpanContext;
+
+  constructor(
+    span: EndedSpan,
+    origin: HrTime,
+    readonly resource: Resource,
+    readonly instrumentationScope: InstrumentationScope,
+  ) {
+    this.name = span.name;
+    this.kind = span.kind;
+    this.#context = span.context;
+    this.parentSpanContext = span.parent;
+    this.startTime = wallClock(origin, span.startedAt);
+    this.endTime = wallClock(origin, span.endedAt);
+    this.duration = hrTimeDuration(this.startTime, this.endTime);
+    this.status = span.failed ? ERROR : UNSET;
+    this.attributes = span.attributes;
+  }
+
+  spanContext(): SpanContext {
+    return this.#context;
+  }
+}
+
 export function startTracing(settings: TracingSettings, version: string, hooks: TracingHooks = {}): Tracing {
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   const resource = defaultResource().merge(
     resourceFromAttributes({
       ...settings.resourceAttributes,
@@ -95,22 +181,23 @@ export function startTracing(settings: TracingSettings, version: string, hooks: 
       [ATTR_SERVICE_VERSION]: version,
     }),
   );
+  const instrumentationScope = { name: 'keys-destinations-presets-api', version };
+  const origin = millisToHrTime(performance.timeOrigin);
   const processor = new BatchSpanProcessor({
     exporter: watchedExporter(new OTLPTraceExporter(), hooks.onExportStateChange),
     ...settings.batch,
     ...(hooks.onSpans && { selfObsMeterProvider: spanOutcomeMeter(hooks.onSpans) }),
   });
-  const provider = new TracerProvider({
-    resource,
-    sampler: samplerOf(settings.sampler, settings.ratio),
-    spanProcessors: [processor],
-  });
   return {
-    tracer: provider.getTracer('keys-destinations-presets-api', version),
+    sampler: samplerOf(settings.sampler, settings.ratio),
+    ids: new RandomIdGenerator(),
+    export(span) {
+      processor.onEnd(new EndedSpanRecord(span, origin, resource, instrumentationScope));
+    },
     async shutdown(timeoutMs) {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
-        provider.shutdown().catch(() => undefined),
+        processor.shutdown().catch(() => undefined),
         new Promise<void>((resolve) => {
           timer = setTimeout(resolve, timeoutMs);
         }),

@@ -155,6 +155,7 @@ describe('listPresetVersions', () => {
       headers: undefined,
       body: undefined as never,
       caller: { keyId: 'key', workspaceId: workspace.id, kind: 'management' },
+      trace: undefined,
     } satisfies OperationRequest<'listPresetVersions'>;
     const deps: OperationDeps = { store, clock: () => new Date(NOW), contractVersion: '2.3.0', destinationTypes };
     await expect(listPresetVersions(request, deps)).rejects.toThrow(

@@ -269,7 +269,7 @@ describe('a page of large versions', () => {
   });
 
   it('holds its first version whatever its size', async () => {
-    const page = await server.store.presets.pageOfVersions(workspace.id, LARGE, 3, 100, 1);
+    const page = await server.store.presets.pageOfVersions(workspace.id, LARGE, 3, 100, { budget: 1 });
     const versions = JSON.parse(page?.versionsJson ?? '[]') as { version: number }[];
     expect(versions.map((v) => v.version)).toEqual([4]);
   });

@@ -17,8 +17,9 @@ import { specOperation, specOperations } from '../../server/spec.js';
 import { openStore } from '../../server/store/index.js';
 import { createPostgresDatabase, type TestDatabase, testDatabaseKind } from '../support/database.js';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from '../support/otlp-receiver.js';
-import { type ServerProcess, startServerProcess } from '../support/process.js';
+import type { ServerProcess } from '../support/process.js';
 import { destinationTypes, spec } from '../support/server.js';
+import { startTracedServer } from '../support/traced-server.js';
 
 const SPAN_KIND_SERVER = 2;
 const SPAN_KIND_CLIENT = 3;
@@ -99,26 +100,12 @@ async function seed(): Promise<Fixture> {
 }
 
 /** The server with tracing on, exporting to `endpoint`; its stdout lines are kept. */
-async function tracedServer(endpoint: string, env: Record<string, string> = {}) {
-  const server = await startServerProcess({
+function tracedServer(endpoint: string, env: Record<string, string> = {}) {
+  return startTracedServer(endpoint, {
     DATABASE_URL: fixture.databaseUrl,
     SECRETS_KEY: secretsKey.toString('base64'),
-    OTEL_TRACES_EXPORTER: 'otlp',
-    OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
-    OTEL_BSP_SCHEDULE_DELAY: '50',
-    OTEL_EXPORTER_OTLP_TIMEOUT: '2000',
-    METRICS_PORT: '0',
     ...env,
   });
-  const lines: string[] = [];
-  let rest = '';
-  server.child.stdout.on('data', (chunk: Buffer) => {
-    const text = rest + chunk.toString('utf8');
-    const complete = text.split('\n');
-    rest = complete.pop() ?? '';
-    lines.push(...complete);
-  });
-  return { server, lines };
 }
 
 /** The value sent for each path parameter, by its name in the spec. */

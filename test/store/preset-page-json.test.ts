@@ -65,7 +65,7 @@ async function formerPage(slug: string, offset: number, limit: number, budget: n
 }
 
 async function pageText(slug: string, offset: number, limit: number, budget: number) {
-  const page = await store.presets.pageOfVersions(workspaceId, slug, offset, limit, budget);
+  const page = await store.presets.pageOfVersions(workspaceId, slug, offset, limit, { budget });
   if (!page) throw new Error(`no preset ${slug}`);
   return `{"data":${page.versionsJson},"total_count":${page.totalCount}}`;
 }
