@@ -34,7 +34,7 @@ const ATTR_OPERATION_ID = 'api.operation_id';
 const ATTR_WORKSPACE_ID = 'api.workspace_id';
 const ATTR_REFUSED_BY = 'api.refused_by';
 
-/** What the sampler is told of a request before it is read: nothing but its method. */
+/** The sampler decides before the request is read: it is given its method as the name, and no attribute. */
 const NONE: Attributes = Object.freeze({});
 const NO_LINKS: Link[] = [];
 
