@@ -12,7 +12,6 @@
 import {
   type Attributes,
   type Context,
-  type Link,
   ROOT_CONTEXT,
   type SpanAttributes,
   type SpanContext,
@@ -27,7 +26,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { isWarmUpRequest, type RequestTrace, requestContext } from '../http/request-context.js';
 import { apiBasePaths, type OpenApiDocument, type SpecOperation } from '../spec.js';
 import type { CallTrace } from '../store/call-trace.js';
-import type { Tracing } from './tracing.js';
+import { NO_LINKS, type Tracing } from './tracing.js';
 
 /** Attribute names of this service's own, beside OpenTelemetry's semantic conventions. */
 const ATTR_OPERATION_ID = 'api.operation_id';
@@ -36,7 +35,6 @@ const ATTR_REFUSED_BY = 'api.refused_by';
 
 /** The sampler decides before the request is read: it is given its method as the name, and no attribute. */
 const NONE: Attributes = Object.freeze({});
-const NO_LINKS: Link[] = [];
 
 const propagator = new W3CTraceContextPropagator();
 const headerGetter = {

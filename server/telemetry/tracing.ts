@@ -16,7 +16,7 @@ import {
   type SpanStatus,
   SpanStatusCode,
 } from '@opentelemetry/api';
-import { ExportResultCode, hrTimeDuration, type InstrumentationScope, millisToHrTime } from '@opentelemetry/core';
+import { ExportResultCode, hrTime, hrTimeDuration, type InstrumentationScope } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { defaultResource, type Resource, resourceFromAttributes } from '@opentelemetry/resources';
 import {
@@ -118,21 +118,15 @@ function watchedExporter(exporter: SpanExporter, onChange: TracingHooks['onExpor
   };
 }
 
-const NO_LINKS: Link[] = [];
+/** No links: the sampler is given none, and no span has any. */
+export const NO_LINKS: Link[] = [];
 const NO_EVENTS: TimedEvent[] = [];
 const UNSET = { code: SpanStatusCode.UNSET };
 const ERROR = { code: SpanStatusCode.ERROR };
 
-/** `performance.now()` as the wall-clock time OTLP sends: seconds and nanoseconds since the epoch. */
-function wallClock(origin: HrTime, now: number): HrTime {
-  const nanos = origin[1] + Math.round((now % 1000) * 1e6);
-  const seconds = origin[0] + Math.trunc(now / 1000) + Math.trunc(nanos / 1e9);
-  return [seconds, nanos % 1e9];
-}
-
 /**
  * An ended span as the batch processor and the exporter read it. A class rather than a literal
- * built by spreads: one shape for every span, which a span a request costs on the hot path.
+ * built by spreads: one object shape for every span of every sampled request.
  */
 class EndedSpanRecord implements ReadableSpan {
   readonly name: string;
@@ -153,7 +147,6 @@ class EndedSpanRecord implements ReadableSpan {
 
   constructor(
     span: EndedSpan,
-    origin: HrTime,
     readonly resource: Resource,
     readonly instrumentationScope: InstrumentationScope,
   ) {
@@ -161,8 +154,8 @@ class EndedSpanRecord implements ReadableSpan {
     this.kind = span.kind;
     this.#context = span.context;
     this.parentSpanContext = span.parent;
-    this.startTime = wallClock(origin, span.startedAt);
-    this.endTime = wallClock(origin, span.endedAt);
+    this.startTime = hrTime(span.startedAt);
+    this.endTime = hrTime(span.endedAt);
     this.duration = hrTimeDuration(this.startTime, this.endTime);
     this.status = span.failed ? ERROR : UNSET;
     this.attributes = span.attributes;
@@ -182,7 +175,6 @@ export function startTracing(settings: TracingSettings, version: string, hooks: 
     }),
   );
   const instrumentationScope = { name: 'keys-destinations-presets-api', version };
-  const origin = millisToHrTime(performance.timeOrigin);
   const processor = new BatchSpanProcessor({
     exporter: watchedExporter(new OTLPTraceExporter(), hooks.onExportStateChange),
     ...settings.batch,
@@ -192,7 +184,7 @@ export function startTracing(settings: TracingSettings, version: string, hooks: 
     sampler: samplerOf(settings.sampler, settings.ratio),
     ids: new RandomIdGenerator(),
     export(span) {
-      processor.onEnd(new EndedSpanRecord(span, origin, resource, instrumentationScope));
+      processor.onEnd(new EndedSpanRecord(span, resource, instrumentationScope));
     },
     async shutdown(timeoutMs) {
       let timer: NodeJS.Timeout | undefined;
