@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import MutationSequencer from './scripts/mutation/sequencer.js';
+import MutationSequencer from './test/support/runner/mutation-sequencer.js';
 
 // The suites a mutation run uses: the ones that run the server's code in the test's own process, on
 // SQLite. Suites that drive a spawned process (the CLI, `npm start`, restarts, Prism, Chromium) or
@@ -8,7 +8,7 @@ import MutationSequencer from './scripts/mutation/sequencer.js';
 export default defineConfig({
   test: {
     environment: 'node',
-    setupFiles: ['scripts/mutation/hook-coverage.ts'],
+    setupFiles: ['test/support/runner/mutation-hook-coverage.ts'],
     // One module registry for all the files of a run: Stryker runs each mutant's covering files in
     // one worker, started afresh for every run, so the server's modules load once per mutant rather
     // than once per file (1.3 s a file), and nothing outlives the run. A file that changes what

@@ -10,8 +10,8 @@ import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgsOrMessage } from '../scripts/shared/cli-args.js';
-import { runMain } from '../scripts/shared/run-main.js';
 import { projectRoot } from '../server/project-root.js';
+import { runMain } from '../server/run-main.js';
 import { measureLadder, type Scenario } from './load-driver.js';
 import { runToEnd, type Started, serverNodeFlags, startServer, stopServer } from './shared/processes.js';
 

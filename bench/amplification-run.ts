@@ -5,8 +5,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgsOrMessage } from '../scripts/shared/cli-args.js';
-import { runMain } from '../scripts/shared/run-main.js';
 import { projectRoot } from '../server/project-root.js';
+import { runMain } from '../server/run-main.js';
 import { amplificationTable, costliestBeside, latencyMeanwhile, measureAmplification } from './shared/amplification.js';
 import { BUILD_SCRIPTS, seededServer } from './shared/hostile.js';
 import { serverNodeFlags, stopServer } from './shared/processes.js';

@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgsOrMessage } from '../scripts/shared/cli-args.js';
-import { runMain } from '../scripts/shared/run-main.js';
+import { runMain } from '../server/run-main.js';
 import { load, type Scenario } from './load-driver.js';
 import { runToEnd, serverNodeFlags, startServer, stopServer } from './shared/processes.js';
 import { median } from './shared/stats.js';

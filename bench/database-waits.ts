@@ -14,7 +14,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { parseArgsOrMessage } from '../scripts/shared/cli-args.js';
-import { runMain } from '../scripts/shared/run-main.js';
 import {
   type DestinationType,
   type DestinationTypeRules,
@@ -22,6 +21,7 @@ import {
 } from '../server/domain/destination-config-rules.js';
 import { createSecretBox } from '../server/domain/secrets.js';
 import { createDestination, createKey, recordUsage } from '../server/provisioning/index.js';
+import { runMain } from '../server/run-main.js';
 import { loadSpec } from '../server/spec.js';
 import { openStore, type Store } from '../server/store/index.js';
 import { bulkPresetVersions } from './servers/bulk-seed.js';

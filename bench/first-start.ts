@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { copyOfCheckout } from '../scripts/shared/checkout-copy.js';
 import { waitForOutput } from '../scripts/shared/child-process.js';
 import { parseArgsOrMessage } from '../scripts/shared/cli-args.js';
-import { runMain } from '../scripts/shared/run-main.js';
+import { runMain } from '../server/run-main.js';
 import { median } from './shared/stats.js';
 
 const TARGETS_MS = { fresh: 8000, unchanged: 2000 } as const;

@@ -6,8 +6,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgsOrMessage } from '../scripts/shared/cli-args.js';
-import { runMain } from '../scripts/shared/run-main.js';
 import { projectRoot } from '../server/project-root.js';
+import { runMain } from '../server/run-main.js';
 import { BUILD_SCRIPTS, type HostileRow, hostileTable, runHostile, runPastAuthFailureLimit } from './shared/hostile.js';
 import { serverNodeFlags } from './shared/processes.js';
 import { progressLog } from './subject-setup.js';

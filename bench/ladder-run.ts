@@ -1,5 +1,5 @@
 // npm run bench -- --ladder (or npm run bench:ladder): what each layer of the server costs. Bare
-// Express, then the server's layers added one at a time (bench/ladder-rungs.ts), each rung answering
+// Express, then the server's layers added one at a time (bench/shared/ladder-rungs.ts), each rung answering
 // from the subject's captured bodies until the last, the server itself; a fixed number of requests
 // per rung and round, interleaved, and each rung's CPU time per request less its base's in the same
 // round. With --rungs a,b: those rungs and the rungs they add to, alone, for a layer too small for
@@ -8,12 +8,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgsOrMessage } from '../scripts/shared/cli-args.js';
-import { runMain } from '../scripts/shared/run-main.js';
 import { projectRoot } from '../server/project-root.js';
-import { LADDER, type Rung } from './ladder-rungs.js';
+import { runMain } from '../server/run-main.js';
 import { measureLadder } from './load-driver.js';
 import { type LadderReport, ladderTable } from './report.js';
 import { type DatabaseKind, databasesToRun } from './shared/databases.js';
+import { LADDER, type Rung } from './shared/ladder-rungs.js';
 import { startOtlpSink } from './shared/otlp-sink.js';
 import { type Started, serverNodeFlags, startServer, stopServer } from './shared/processes.js';
 import { median, medianInterval } from './shared/stats.js';

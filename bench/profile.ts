@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { parseArgsOrMessage } from '../scripts/shared/cli-args.js';
-import { runMain } from '../scripts/shared/run-main.js';
+import { runMain } from '../server/run-main.js';
 import { databasesToRun } from './shared/databases.js';
 import { startOtlpSink } from './shared/otlp-sink.js';
 import { runToEnd, serverNodeFlags, startServer, stopServer } from './shared/processes.js';

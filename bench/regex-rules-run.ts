@@ -6,8 +6,8 @@
 // expressions in filter rules").
 
 import { parseArgsOrMessage } from '../scripts/shared/cli-args.js';
-import { runMain } from '../scripts/shared/run-main.js';
 import { BODY_LIMIT_BYTES } from '../server/request-pipeline.js';
+import { runMain } from '../server/run-main.js';
 import { loadSpec, operationPath } from '../server/spec.js';
 import { BUILD_SCRIPTS, seededServer } from './shared/hostile.js';
 import { describeStatuses, measure } from './shared/hostile-driver.js';

@@ -29,7 +29,7 @@ export interface LadderReport {
       marginalInterval: [number, number] | null;
       /** The median of each round's CPU per request over the base's in the same round. */
       ratioToBase: number | null;
-      /** The most that ratio may be (bench/ladder-rungs.ts); null where the rung has no target. */
+      /** The most that ratio may be (bench/shared/ladder-rungs.ts); null where the rung has no target. */
       ratioTarget: number | null;
       errors: number;
     }[];

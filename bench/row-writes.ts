@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import { parseArgsOrMessage } from '../scripts/shared/cli-args.js';
-import { runMain } from '../scripts/shared/run-main.js';
+import { runMain } from '../server/run-main.js';
 import { requestsOf } from './load-driver.js';
 import {
   cpuMicros,

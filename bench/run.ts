@@ -10,8 +10,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgsOrMessage } from '../scripts/shared/cli-args.js';
-import { runMain } from '../scripts/shared/run-main.js';
 import { projectRoot } from '../server/project-root.js';
+import { runMain } from '../server/run-main.js';
 import type { ClientOverhead } from './client-overhead.js';
 import { main as hostileMain } from './hostile-run.js';
 import { main as ladderMain } from './ladder-run.js';

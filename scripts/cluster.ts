@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Address, clusterInstances, haproxyConfig, SHUTDOWN_DELAY_MS } from '../deploy/haproxy-config.js';
 import { projectRoot } from '../server/project-root.js';
+import { runMain } from '../server/run-main.js';
 import { parseArgsOrMessage } from './shared/cli-args.js';
-import { runMain } from './shared/run-main.js';
 
 const USAGE = 'usage: npm run cluster -- --instances <n> [--port <p>]';
 const HOST = '127.0.0.1';

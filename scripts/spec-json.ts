@@ -4,9 +4,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../server/project-root.js';
+import { runMain } from '../server/run-main.js';
 import { parseSpecYaml, specPath } from '../server/spec.js';
 import { parseArgsOrMessage } from './shared/cli-args.js';
-import { runMain } from './shared/run-main.js';
 
 const outputPath = join(projectRoot, 'generated', 'openapi.json');
 

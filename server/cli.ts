@@ -1,7 +1,7 @@
 // Provisioning against DATABASE_URL: `npm run -s cli -- <command> [options]`. Every command prints
 // one JSON object on stdout. Raw keys are printed once, at creation, and never stored.
 // Exit codes: 0 done, 1 not found or refused (said in one sentence), 2 usage (with the usage).
-import { runMain } from '../scripts/shared/run-main.js';
+
 import { loadConfig, openConfiguredStore } from './config.js';
 import { FieldValidationError } from './domain/field-errors.js';
 import { systemClock } from './domain/time.js';
@@ -9,6 +9,7 @@ import { describeFailure } from './failure.js';
 import { readCommandLine, usageError } from './provisioning/command-line.js';
 import { RefusedError, UsageError } from './provisioning/command-values.js';
 import { cliCommands, runCommand } from './provisioning/commands.js';
+import { runMain } from './run-main.js';
 import { loadSpec, type OpenApiDocument } from './spec.js';
 import type { Store } from './store/index.js';
 

@@ -1,7 +1,7 @@
 // One rung of the benchmark's ladder: bare Express, or a prefix of the server's own request
 // pipeline (server/request-pipeline.ts) answering from the same constant table as the baselines,
 // or the server itself (createApp). Each rung's cost is its CPU time per request less that of the
-// rung it adds to (bench/ladder-rungs.ts).
+// rung it adds to (bench/shared/ladder-rungs.ts).
 // Usage: ladder.ts <rung> <bodies.json> <database-url>, with BENCH_SECRETS_KEY (hex) set.
 import './cpu-probe.js';
 import express from 'express';
@@ -24,7 +24,7 @@ import {
 import { createSpecAjv, loadSpec } from '../../server/spec.js';
 import { startServerTracing } from '../../server/telemetry/server-tracing.js';
 import { loadTracingSettings } from '../../server/telemetry/settings.js';
-import { LADDER, type Rung } from '../ladder-rungs.js';
+import { LADDER, type Rung } from '../shared/ladder-rungs.js';
 import { benchDeps, benchLogger, openBenchStore, serveOnLoopback } from './app-server.js';
 import { constantAnswerHandler, readConstantAnswers } from './constant-answers.js';
 

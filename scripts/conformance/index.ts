@@ -1,8 +1,9 @@
 // npm run conformance: holds a deployment to openapi.yaml with generated requests, valid and
 // invalid, and checks every answer. Exit 0 when every answer keeps the contract, 1 on any failure,
 // 2 when the run cannot start (bad arguments, no contact, a key or object the deployment refuses).
+
+import { runMain } from '../../server/run-main.js';
 import { parseArgsOrMessage } from '../shared/cli-args.js';
-import { runMain } from '../shared/run-main.js';
 import { loadContract } from './contract.js';
 import { CannotRun, type RunOptions } from './exchange.js';
 import { formatReport, type ReportFormat } from './report.js';

@@ -1,15 +1,15 @@
 // npm test's last step: the contract coverage of the suite that just ran. For every operation of
 // openapi.yaml, each documented response (status and media type), each oneOf alternative of its
 // request body and each enum value of its parameters: exercised or not, and by which tests (the
-// records recorder.ts wrote, in the suite's test servers). Prints a short table, writes
+// records test/support/runner/contract-recorder.ts wrote, in the suite's test servers). Prints a short table, writes
 // test-output/contract-coverage.json, and exits 1 on anything documented that no test exercised or
 // any response the server gave that the spec does not document, naming operation and status.
 // Usage: tsx scripts/contract-coverage/index.ts [--reset]   (--reset: forget earlier runs' records)
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { runMain } from '../../server/run-main.js';
 import { loadSpec } from '../../server/spec.js';
 import { parseArgsOrMessage } from '../shared/cli-args.js';
-import { runMain } from '../shared/run-main.js';
 import { COVERAGE_DIR, documentedItems, type Exercised } from './items.js';
 
 export function main(argv: string[]): number {

@@ -1,5 +1,5 @@
 // What a suite can exercise of the contract, named the same way by the test servers that record
-// it (recorder.ts) and by the report that compares (index.ts):
+// it (test/support/runner/contract-recorder.ts) and by the report that compares (index.ts):
 // each documented response as `response <status> <media type>`, each oneOf alternative of a request
 // body as `body <pointer>`, each enum value of a parameter as `<in> <name>=<value>`.
 import { join } from 'node:path';

@@ -23,9 +23,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { consoleFolder, docsDir as outputDir, projectRoot as root } from '../../server/project-root.js';
+import { runMain } from '../../server/run-main.js';
 import { type OpenApiDocument, parseSpecYaml } from '../../server/spec.js';
 import { parseArgsOrMessage } from '../shared/cli-args.js';
-import { runMain } from '../shared/run-main.js';
 import { pageStyle } from './page-style.js';
 
 const outputFile = join(outputDir, 'index.html');

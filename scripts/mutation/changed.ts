@@ -8,8 +8,8 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { runMain } from '../../server/run-main.js';
 import { parseArgsOrMessage } from '../shared/cli-args.js';
-import { runMain } from '../shared/run-main.js';
 import { printScore } from './score.js';
 import { STRYKER_BIN } from './stryker.js';
 

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { MutationTestResult } from 'mutation-testing-report-schema';
-import { runMain } from '../shared/run-main.js';
+import { runMain } from '../../server/run-main.js';
 import {
   currentCommit,
   mutantCount,

@@ -12,8 +12,8 @@ import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 import type { MutationTestResult } from 'mutation-testing-report-schema';
 import { projectRoot } from '../../server/project-root.js';
+import { runMain } from '../../server/run-main.js';
 import { parseArgsOrMessage } from '../shared/cli-args.js';
-import { runMain } from '../shared/run-main.js';
 import {
   currentCommit,
   mutantCount,

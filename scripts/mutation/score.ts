@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { MutationTestResult } from 'mutation-testing-report-schema';
 import { projectRoot } from '../../server/project-root.js';
-import { runMain } from '../shared/run-main.js';
+import { runMain } from '../../server/run-main.js';
 import { changedSince, describeRecord, mutantCount, type Recorded, readRecorded } from './record.js';
 import { percent, type ScoreLine, type ScoreSummary, summarize, TARGETS } from './summary.js';
 

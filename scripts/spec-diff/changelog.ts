@@ -1,7 +1,7 @@
 // npm run spec:changelog -- <from> [<to>]: the Markdown changelog of openapi.yaml between two
 // revisions (to: the working copy when left out): a summary, then the changes folded as a person
 // reads them (format/entries.ts), breaking first, both info.versions named.
-import { runMain } from '../shared/run-main.js';
+import { runMain } from '../../server/run-main.js';
 import { specChanges } from './engine/compare.js';
 import { markdownReport } from './format/report.js';
 import { CannotCompare, specAt, versionOf, WORKING_COPY, workingSpec } from './revisions.js';

@@ -3,7 +3,7 @@
 // changes (format/report.ts) with their level (error, warning, info) and rule ids (engine/rules.ts);
 // exits 1 on an error (or a warning, with --fail-on warning) unless info.version has a new major version.
 import { parseArgs } from 'node:util';
-import { runMain } from '../shared/run-main.js';
+import { runMain } from '../../server/run-main.js';
 import { majorVersion, specChanges } from './engine/compare.js';
 import { FORMATS, type Format, report } from './format/report.js';
 import { CannotCompare, specAt, versionOf, WORKING_COPY, workingSpec } from './revisions.js';

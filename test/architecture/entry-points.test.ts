@@ -1,6 +1,6 @@
 // The one convention of the entry points of scripts/, bench/ and the CLI (CONTRIBUTING, "Layout"):
 // `main(argv)` returns the exit code, nothing in the file calls process.exit, and its last line
-// hands main to runMain (scripts/shared/run-main.ts), which runs it only when the file is the
+// hands main to runMain (server/run-main.ts), which runs it only when the file is the
 // process's entry and says an error nothing caught in one line, never a stack trace.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { collectOutput } from '../../scripts/shared/child-process.js';
-import { isEntryPoint, unexpectedErrorLine } from '../../scripts/shared/run-main.js';
+import { isEntryPoint, unexpectedErrorLine } from '../../server/run-main.js';
 import { projectRoot } from '../support/process.js';
 
 const RUN_MAIN_LINE = 'await runMain(main, import.meta.url);';
@@ -43,7 +43,7 @@ describe('the entry points of scripts/, bench/ and the CLI', () => {
 describe('runMain', () => {
   const dir = mkdtempSync(join(tmpdir(), 'run-main-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const runner = pathToFileURL(join(projectRoot, 'scripts', 'shared', 'run-main.ts')).href;
+  const runner = pathToFileURL(join(projectRoot, 'server', 'run-main.ts')).href;
 
   /** A module whose main has `body`, after `imports`, run as the process's entry with `args`. */
   const run = (name: string, body: string, args: string[] = [], imports = '') => {
@@ -78,9 +78,9 @@ describe('runMain', () => {
   });
 
   it('knows its entry by the path it was started with, with or without the extension', () => {
-    const url = pathToFileURL(join(projectRoot, 'scripts', 'shared', 'run-main.ts')).href;
-    expect(isEntryPoint(url, ['node', join(projectRoot, 'scripts', 'shared', 'run-main.ts')])).toBe(true);
-    expect(isEntryPoint(url, ['node', join(projectRoot, 'scripts', 'shared', 'run-main')])).toBe(true);
+    const url = pathToFileURL(join(projectRoot, 'server', 'run-main.ts')).href;
+    expect(isEntryPoint(url, ['node', join(projectRoot, 'server', 'run-main.ts')])).toBe(true);
+    expect(isEntryPoint(url, ['node', join(projectRoot, 'server', 'run-main')])).toBe(true);
     expect(isEntryPoint(url, ['node', join(projectRoot, 'scripts', 'shared', 'cli-args.ts')])).toBe(false);
     expect(isEntryPoint(url, ['node'])).toBe(false);
   });

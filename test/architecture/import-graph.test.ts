@@ -1,12 +1,14 @@
 // The imports between the project's folders of code (server/, client/, scripts/, bench/, test/):
-// no module reaches itself through its imports, and each folder imports only what it may:
-// - server/ and client/ import nothing of test/ or bench/; client/ nothing of server/ or scripts/
-//   either (it is a package of its own), and server/ of scripts/ only the runner of its CLI;
+// no module reaches itself through its imports, and each folder imports only what it may, with no
+// exception listed:
+// - server/ and client/ import nothing of test/, bench/ or scripts/; client/ nothing of server/
+//   either (it is a package of its own);
 // - scripts/ and bench/ import nothing of test/: the suite tests them, they never lean on it;
-// - test/ imports of bench/ only the modules the benchmark shares with the tests (BENCH_SHARED):
-//   bench/shared/ (the benchmark's processes, the hostile-traffic and amplification runs) and the
-//   ladder's table of rungs, which a test holds to the server's pipeline. An entry point of the
-//   benchmark, or a module only it uses, can then change without a test knowing.
+// - test/ imports of bench/ only bench/shared/, what the benchmark shares with the tests (its
+//   processes, the hostile-traffic and amplification runs, the ladder's rungs): an entry point of
+//   the benchmark, or a module only it uses, can then change without a test knowing;
+// - only test/ imports the test runner, and no npm script runs a file of test/: the suite's
+//   plumbing lives beside the tests, and what a developer runs lives beside the other tools.
 // Static, dynamic and type-only imports alike: a cycle through types is a knot for a reader too.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -14,9 +16,8 @@ import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../support/process.js';
 
 const FOLDERS = ['server', 'client', 'scripts', 'bench', 'test'];
-/** The one module of scripts/ that server/ imports: the runner of its CLI. */
-const RUNNER = 'scripts/shared/run-main.ts';
-const BENCH_SHARED = (target: string) => under(target, 'bench/shared') || target === 'bench/ladder-rungs.ts';
+/** The test runner's packages, as a module names them. */
+const TEST_RUNNER = /(?:\bfrom|\bimport)\s*\(?\s*['"](?:vitest|@vitest\/[^'"]*)(?:\/[^'"]*)?['"]/;
 
 function under(target: string, ...folders: string[]): boolean {
   return folders.some((folder) => target.startsWith(`${folder}/`));
@@ -91,9 +92,7 @@ describe('the import graph of server/, client/, scripts/, bench/ and test/', () 
   });
 
   it('keeps server/ and client/ apart from the tooling and the tests', () => {
-    expect(
-      refused('server', (target) => !under(target, 'test', 'bench', 'client', 'scripts') || target === RUNNER),
-    ).toEqual([]);
+    expect(refused('server', (target) => !under(target, 'test', 'bench', 'client', 'scripts'))).toEqual([]);
     expect(refused('client', (target) => !under(target, 'test', 'bench', 'server', 'scripts'))).toEqual([]);
   });
 
@@ -105,6 +104,29 @@ describe('the import graph of server/, client/, scripts/, bench/ and test/', () 
   });
 
   it('has test/ import from bench/ only what the benchmark shares with the tests', () => {
-    expect(refused('test', (target) => !under(target, 'bench') || BENCH_SHARED(target))).toEqual([]);
+    expect(refused('test', (target) => !under(target, 'bench') || under(target, 'bench/shared'))).toEqual([]);
+  });
+
+  it('has only test/ import the test runner', () => {
+    const importers = [...graph.keys()].filter(
+      (file) => !under(file, 'test') && TEST_RUNNER.test(readFileSync(join(projectRoot, file), 'utf8')),
+    );
+    expect(importers).toEqual([]);
+    // The pattern finds what it looks for.
+    expect(
+      [...graph.keys()].filter(
+        (file) => under(file, 'test') && TEST_RUNNER.test(readFileSync(join(projectRoot, file), 'utf8')),
+      ).length,
+    ).toBeGreaterThan(10);
+  });
+
+  it('has no npm script run a file of test/', () => {
+    const { scripts } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    const running = Object.entries(scripts)
+      .filter(([, command]) => /(?:^|[\s'"=])\.?\/?test\/[^\s'"]+\.(?:ts|mts|mjs|js)\b/.test(command))
+      .map(([name, command]) => `${name}: ${command}`);
+    expect(running).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@
 // of that file, so that such a mutant runs those tests instead of the whole suite; hits taken while
 // modules loaded stay static, since only a reload can switch those mutants on.
 import { describe, expect, it } from 'vitest';
-import { attributeHookHits } from '../../scripts/mutation/hook-coverage.js';
+import { attributeHookHits } from '../support/runner/mutation-hook-coverage.js';
 
 describe('mutation coverage of hooks', () => {
   it('moves hits taken in hooks from static to each test of the file, keeping hits taken while loading', () => {

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LADDER } from '../../bench/ladder-rungs.js';
+import { LADDER } from '../../bench/shared/ladder-rungs.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { systemClock } from '../../server/domain/time.js';
 import { UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';

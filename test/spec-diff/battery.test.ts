@@ -2,10 +2,10 @@
 // every edit at its class (an error edit fails the gate, a warning edit warns, an info edit
 // passes), with the rule ids oasdiff would name at oasdiff's levels, and nothing louder.
 import { describe, expect, it } from 'vitest';
+import { BATTERY } from '../../scripts/spec-diff/battery/battery.js';
+import { runSpecDiff } from '../../scripts/spec-diff/battery/battery-score.js';
 import { OASDIFF_RULES } from '../../scripts/spec-diff/engine/oasdiff-rules.js';
 import { RULES } from '../../scripts/spec-diff/engine/rules.js';
-import { BATTERY } from './battery.js';
-import { runSpecDiff } from './battery-score.js';
 
 const oasdiffIds = new Set(BATTERY.flatMap((edit) => edit.ids).filter((id) => id in OASDIFF_RULES));
 

@@ -3,8 +3,8 @@
 // oasdiff's checks, the gate agrees: a breaking pair fails it, any other passes it. What the test
 // asserts oasdiff does not report must not be reported either.
 import { describe, expect, it } from 'vitest';
-import { FIXTURES } from './fixtures.js';
-import { scoreFixture } from './fixtures-score.js';
+import { FIXTURES } from '../../scripts/spec-diff/battery/fixtures.js';
+import { scoreFixture } from '../../scripts/spec-diff/battery/fixtures-score.js';
 
 describe("spec:diff on pairs after oasdiff's fixtures", () => {
   it('cites an oasdiff checker test for every pair, each title once', () => {

@@ -1,9 +1,9 @@
 // Where the project is stricter than oasdiff, the report line says so: the finding carries its
 // override, and its text ends with it, in every format.
 import { describe, expect, it } from 'vitest';
+import { BATTERY, documentsOf } from '../../scripts/spec-diff/battery/battery-score.js';
 import { specChanges } from '../../scripts/spec-diff/engine/compare.js';
 import { textReport } from '../../scripts/spec-diff/format/report.js';
-import { BATTERY, documentsOf } from './battery-score.js';
 
 describe('a project override of an oasdiff level', () => {
   it('is visible in the report line of the finding', async () => {

@@ -4,7 +4,6 @@ import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { contractRecorder } from '../../scripts/contract-coverage/recorder.js';
 import { createApp } from '../../server/app.js';
 import { loadDestinationTypeRules } from '../../server/domain/destination-config-rules.js';
 import { createSecretBox, type SecretBox } from '../../server/domain/secrets.js';
@@ -14,8 +13,10 @@ import { createDestination, createKey } from '../../server/provisioning/index.js
 import { loadSpec, type OpenApiDocument } from '../../server/spec.js';
 import type { DatabaseOptions } from '../../server/store/connection.js';
 import { openStore, type Store } from '../../server/store/index.js';
+import type { ServerTracing } from '../../server/telemetry/server-tracing.js';
 import { createTestDatabase } from './database.js';
 import { listenOnLoopback, listenWithHttpServer } from './listen.js';
+import { contractRecorder } from './runner/contract-recorder.js';
 
 export const spec = loadSpec();
 export const destinationTypes = loadDestinationTypeRules(spec);
@@ -79,6 +80,8 @@ export interface TestServerOptions {
   httpServer?: boolean;
   /** The database's options (PostgreSQL's pool size and connect timeout); the defaults unless a test sets them. */
   databaseOptions?: DatabaseOptions;
+  /** Tracing as the server runs it when OTEL_TRACES_EXPORTER is set: its requests' spans and its statements'. */
+  tracing?: ServerTracing;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -86,7 +89,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const database = options.databaseUrl
     ? { url: options.databaseUrl, drop: async () => undefined }
     : await createTestDatabase();
-  const realStore = await openStore(database.url, secrets, options.databaseOptions);
+  const realStore = await openStore(database.url, secrets, {
+    ...options.databaseOptions,
+    ...(options.tracing && { wrapDriver: options.tracing.driver }),
+  });
   const store = options.store ? options.store(realStore) : realStore;
   const clock = new TestClock(new Date(options.now ?? '2026-11-18T12:00:00.000Z'));
   const logs: LogEntry[] = [];
@@ -100,6 +106,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const metrics = options.metrics ? createMetrics(options.spec ?? spec, () => store.poolFigures()) : undefined;
   const app = createApp({
     ...(metrics && { metrics }),
+    ...(options.tracing && { tracing: options.tracing.requests }),
     store,
     clock: clock.now,
     logger,

@@ -1,8 +1,8 @@
 // How an engine does on the battery: strictly (spec:diff: every expected rule id at its level, and
 // nothing above the edit's class) and coarsely (any engine: an error edit flagged breaking, a
 // warning edit flagged, a compatible edit not flagged breaking).
-import { specChanges } from '../../scripts/spec-diff/engine/compare.js';
-import { LEVELS, type Level, RULES } from '../../scripts/spec-diff/engine/rules.js';
+import { specChanges } from '../engine/compare.js';
+import { LEVELS, type Level, RULES } from '../engine/rules.js';
 import { BATTERY, type BatteryEdit, baseSpec } from './battery.js';
 import { oasdiffLevel } from './battery-kit.js';
 

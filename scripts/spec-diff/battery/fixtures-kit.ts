@@ -3,8 +3,8 @@
 // the rule ids that test asserts. A test that runs a single check of oasdiff is graded by those ids
 // alone (the engine may rightly report more of the same pair); a test that runs all of oasdiff's
 // checks also holds the gate to it: a pair with a breaking change must fail it, any other pass it.
-import { OASDIFF_RULES } from '../../scripts/spec-diff/engine/oasdiff-rules.js';
-import type { Level } from '../../scripts/spec-diff/engine/rules.js';
+import { OASDIFF_RULES } from '../engine/oasdiff-rules.js';
+import type { Level } from '../engine/rules.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: documents built freely, many levels deep
 export type Json = Record<string, any>;

@@ -2,10 +2,10 @@
 // this project's openapi.yaml the edits change.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { OASDIFF_RULES } from '../../scripts/spec-diff/engine/oasdiff-rules.js';
-import type { Level } from '../../scripts/spec-diff/engine/rules.js';
-import { projectRoot } from '../../server/project-root.js';
-import { parseSpecYaml } from '../../server/spec.js';
+import { projectRoot } from '../../../server/project-root.js';
+import { parseSpecYaml } from '../../../server/spec.js';
+import { OASDIFF_RULES } from '../engine/oasdiff-rules.js';
+import type { Level } from '../engine/rules.js';
 
 // Documents edited in place, many levels deep: typing every level would say nothing more.
 // biome-ignore lint/suspicious/noExplicitAny: documents edited freely by the edits below

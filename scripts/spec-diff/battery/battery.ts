@@ -3,7 +3,7 @@
 // its rules name, and expects those ids at oasdiff's levels. The edit's class is the highest of them:
 // an error edit must fail the gate, a warning edit must be reported without failing it, an info
 // edit must pass. A few edits expect a project rule (`project-` ids), or a project override of
-// oasdiff's level; they say so. battery.test.ts holds spec:diff to it; score-battery.ts scores it.
+// oasdiff's level; they say so. test/spec-diff/battery.test.ts holds spec:diff to it; score-battery.ts scores it.
 
 import { BATTERY_EDGES } from './battery-edges.js';
 import {

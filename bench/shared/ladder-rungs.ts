@@ -2,7 +2,7 @@
 // (server/request-pipeline.ts), each a layer or two longer than the one before, then the server
 // itself. Each rung is measured against the rung it adds to; the released validator is measured
 // against the same rung as the server's patched one, in its place.
-import type { LayerName } from '../server/request-pipeline.js';
+import type { LayerName } from '../../server/request-pipeline.js';
 
 export interface Rung {
   id: string;

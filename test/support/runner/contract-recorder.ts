@@ -8,9 +8,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { expect } from 'vitest';
-import { matchOf, type OperationMatch } from '../../server/http/request-context.js';
-import { createSpecAjv, type OpenApiDocument } from '../../server/spec.js';
-import { bodySchemaPointers, COVERAGE_DIR, type Exercised, oneOfAlternatives } from './items.js';
+import {
+  bodySchemaPointers,
+  COVERAGE_DIR,
+  type Exercised,
+  oneOfAlternatives,
+} from '../../../scripts/contract-coverage/items.js';
+import { matchOf, type OperationMatch } from '../../../server/http/request-context.js';
+import { createSpecAjv, type OpenApiDocument } from '../../../server/spec.js';
 
 const records: Exercised[] = [];
 

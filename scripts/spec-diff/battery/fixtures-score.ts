@@ -1,6 +1,6 @@
 // How spec:diff does on a pair of the fixtures battery: the ids the pair's oasdiff test asserts, each
 // at its level, and, for a test that runs all of oasdiff's checks, the gate's verdict.
-import { specChanges } from '../../scripts/spec-diff/engine/compare.js';
+import { specChanges } from '../engine/compare.js';
 import { type FixturePair, isBreaking, levelOf } from './fixtures-kit.js';
 
 export interface FixtureResult {
