@@ -24,6 +24,7 @@ const postgresSuites = [
   'test/server/not-utf8.test.ts',
   'test/server/tracing.test.ts',
   'test/server/tracing-sampling.test.ts',
+  'test/server/request-span.test.ts',
   'test/client/server.test.ts',
   'test/conformance/properties.test.ts',
   'test/conformance/independent-rules.test.ts',
@@ -38,7 +39,7 @@ export default defineConfig({
     // The default output, and one line per skipped suite saying why.
     reporters: ['default', './test/support/runner/skip-reasons-reporter.ts'],
     // What each test file's servers exercised of the contract, for scripts/contract-coverage/index.ts.
-    setupFiles: ['./scripts/contract-coverage/setup.ts'],
+    setupFiles: ['./test/support/runner/contract-coverage-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     projects: [
