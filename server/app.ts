@@ -12,7 +12,7 @@ import { docsRouter } from './http/docs.js';
 import { envelopeBounds, errorHandler, notFoundHandler, RETRY_AFTER_SECONDS, sendError } from './http/errors.js';
 import { rootAnswer } from './http/root.js';
 import { requestValidationErrors } from './http/validation-errors.js';
-import { type AnyHandler, bindOperations } from './operations/bind.js';
+import { type BoundOperation, bindOperations } from './operations/bind.js';
 import { operationHandlers } from './operations/index.js';
 import { mountPipeline, type PipelineDeps, requestPipeline } from './request-pipeline.js';
 import { apiBasePaths, createSpecAjv, specPath } from './spec.js';
@@ -34,14 +34,14 @@ export interface AppDeps extends Omit<PipelineDeps, 'probePaths'> {
   destinationTypes?: ReadonlyMap<DestinationType, DestinationTypeRules>;
   /** Whether the process is shutting down: /readyz then answers 503, so that balancers move on. */
   shuttingDown?: () => boolean;
-  /** The handlers by operationId; the server's own unless a test gives others. */
-  handlers?: Readonly<Record<string, AnyHandler>>;
+  /** The spec's operations bound to their handlers (bindOperations); the server's own unless given. */
+  operations?: readonly BoundOperation[];
 }
 
 export function createApp(deps: AppDeps): Express {
   const { store, clock, logger, spec } = deps;
   // Before anything else: a spec and handlers that do not match stop the server here.
-  const operations = bindOperations(spec, deps.handlers ?? operationHandlers);
+  const operations = deps.operations ?? bindOperations(spec, operationHandlers);
   const operationDeps = {
     store,
     clock,

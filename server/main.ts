@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   const startedAt = performance.now();
   const spec = loadSpec();
   // A spec and handlers that do not match stop the server before it touches anything.
-  bindOperations(spec, operationHandlers);
+  const operations = bindOperations(spec, operationHandlers);
   const config = loadConfig(process.env, (message) => console.warn(message));
   const logger = await createLogger(
     config.logLevel,
@@ -80,6 +80,7 @@ async function main(): Promise<void> {
   const counters = sharedLimits && (tracing ? tracing.counters(sharedLimits.counters) : sharedLimits.counters);
   let shutdown: Shutdown | undefined;
   const app = createApp({
+    operations,
     store,
     clock: systemClock,
     logger,

@@ -6,6 +6,7 @@ import type { components } from '../../generated/api.js';
 import { type FieldError, FieldValidationError } from '../domain/field-errors.js';
 import { nodeAt, type OpenApiDocument } from '../spec.js';
 import { isDatabaseUnavailable } from '../store/database.js';
+import { declaresBody } from './request-head.js';
 
 type ErrorBody = components['schemas']['ErrorResponse'];
 type ErrorMetadata = NonNullable<ErrorBody['error']['metadata']>;
@@ -53,9 +54,7 @@ function clip(text: string, max: number): string {
 
 /** Whether the request declared a body that has not fully arrived. */
 function bodyPending(req: IncomingMessage): boolean {
-  const length = req.headers['content-length'];
-  const declared = req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
-  return declared && !req.complete;
+  return declaresBody(req) && !req.complete;
 }
 
 export function sendError(res: Response, status: number, message: string, metadata: ErrorMetadata | null = null): void {

@@ -15,6 +15,7 @@ import type { OpenApiDocument, SpecParameter } from '../spec.js';
 import { noOperationError } from './errors.js';
 import { operationMatcher, pathMethods } from './operation-matcher.js';
 import { deferFieldErrors, matchOf, type OperationFacts, requestContext } from './request-context.js';
+import { declaresBody, queryStringOf } from './request-head.js';
 
 const INTEGER_LITERAL = /^-?\d+$/;
 
@@ -57,9 +58,7 @@ function schemaTypes(schema: Record<string, unknown>): string[] {
 }
 
 function hasBody(req: Request): boolean {
-  if (requestContext(req).emptyBody) return false;
-  const length = req.headers['content-length'];
-  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+  return !requestContext(req).emptyBody && declaresBody(req);
 }
 
 interface QueryInteger {
@@ -93,10 +92,7 @@ export function checkRequestShape(operations: readonly OperationFacts[]): Reques
   return (req, _res, next) => {
     const found = matchOf(req)?.operation;
     if (!found) return next();
-    const url = req.originalUrl;
-    const mark = url.indexOf('?');
-    // Stryker disable next-line EqualityOperator,StringLiteral: equivalent, see mutation/equivalents.md#query-mark-never-first
-    const queryString = mark < 0 ? '' : url.slice(mark + 1);
+    const queryString = queryStringOf(req.originalUrl);
     const { operation } = found;
     if (operation.requestBody?.required && !hasBody(req)) {
       throw new FieldValidationError([{ path: '/body', message: 'is required: send a JSON object' }]);

@@ -11,6 +11,7 @@ import { unstorableTextErrors, unstorableTextReason } from '../domain/storable-t
 import type { OpenApiDocument } from '../spec.js';
 import { envelopeBounds } from './errors.js';
 import { deferFieldErrors, requestContext } from './request-context.js';
+import { queryStringOf } from './request-head.js';
 
 /** A name or value of a query string decoded as a form does (`+` is a space); undefined when not percent-encoded UTF-8. */
 function decodedQueryComponent(component: string): string | undefined {
@@ -40,9 +41,7 @@ export function checkStorableText(spec: OpenApiDocument): RequestHandler {
   return (req, _res, next) => {
     const context = requestContext(req);
     if (!context.match) return next();
-    const url = req.originalUrl;
-    const mark = url.indexOf('?');
-    const queryString = mark < 0 ? '' : url.slice(mark + 1);
+    const queryString = queryStringOf(req.originalUrl);
     const errors: FieldError[] = [];
     let pathUnreadable = false;
     for (const [name, value] of Object.entries(context.match.pathParameters)) {

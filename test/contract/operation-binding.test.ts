@@ -56,7 +56,6 @@ describe('binding operations to handlers', () => {
       rotateKey: async () => ({ status: 200, body: {} }),
     };
     expect(() => bindOperations(spec, handlers)).toThrow('handler rotateKey has no operation in openapi.yaml');
-    expect(() => createApp({ ...appDeps(), handlers })).toThrow(/rotateKey/);
   });
 
   it('names every mismatch on one line', () => {

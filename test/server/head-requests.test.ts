@@ -9,6 +9,7 @@ import { createSecretBox } from '../../server/domain/secrets.js';
 import { withHeadOperations } from '../../server/http/head-requests.js';
 import { operationMatcher } from '../../server/http/operation-matcher.js';
 import { UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
+import { bindOperations } from '../../server/operations/bind.js';
 import { type DemoSeed, seedDemo } from '../../server/provisioning/demo.js';
 import { type OpenApiDocument, type OpenApiOperation, operationPath, specOperations } from '../../server/spec.js';
 import { openStore } from '../../server/store/index.js';
@@ -159,11 +160,14 @@ describe('the answer to a HEAD', () => {
       validateResponses: true,
       rateLimit: UNREACHABLE_RATE_LIMIT,
       authFailureLimit: UNREACHABLE_RATE_LIMIT,
-      handlers: Object.fromEntries(
-        specOperations(spec).map(({ operation }) => [
-          operation.operationId,
-          async () => ({ status: 200, body: { data: 'not what the contract says' } }),
-        ]),
+      operations: bindOperations(
+        spec,
+        Object.fromEntries(
+          specOperations(spec).map(({ operation }) => [
+            operation.operationId,
+            async () => ({ status: 200, body: { data: 'not what the contract says' } }),
+          ]),
+        ),
       ),
     });
     const listening = await listenOnLoopback(app);

@@ -7,7 +7,7 @@ import { createApp } from '../../server/app.js';
 import { hashApiKey } from '../../server/domain/api-keys.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
-import type { AnyHandler } from '../../server/operations/bind.js';
+import { type AnyHandler, bindOperations } from '../../server/operations/bind.js';
 import { listPresetVersions } from '../../server/operations/list-preset-versions.js';
 import type { OperationDeps, OperationRequest } from '../../server/operations/types.js';
 import { specOperations } from '../../server/spec.js';
@@ -44,7 +44,7 @@ beforeAll(async () => {
     validateResponses: false,
     rateLimit: UNREACHABLE_RATE_LIMIT,
     authFailureLimit: UNREACHABLE_RATE_LIMIT,
-    handlers: {
+    operations: bindOperations(spec, {
       // Every operation of the spec records what it gets; these three answer in ways the tests read.
       ...Object.fromEntries(
         specOperations(spec).map(({ operation }) => [operation.operationId, recording({ status: 200, body: {} })]),
@@ -56,7 +56,7 @@ beforeAll(async () => {
         headers: { ETag: '"7"' },
       }),
       listPresetVersions: recording({ status: 203, body: { data: [] } }),
-    },
+    }),
   });
   const listening = await listenOnLoopback(app);
   baseUrl = `${listening.baseUrl}/api/v1`;
