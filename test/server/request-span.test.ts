@@ -7,9 +7,10 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { specOperation } from '../../server/spec.js';
-import type { Store } from '../../server/store/index.js';
+import type { QueryDriver } from '../../server/store/prepared.js';
 import { type ServerTracing, startServerTracing } from '../../server/telemetry/server-tracing.js';
-import { loadTracingSettings } from '../../server/telemetry/settings.js';
+import { loadTracingSettings, SAMPLERS, type SamplerName } from '../../server/telemetry/settings.js';
+import type { SpanOutcome } from '../../server/telemetry/tracing.js';
 import { testDatabaseKind } from '../support/database.js';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from '../support/otlp-receiver.js';
 import {
@@ -21,6 +22,7 @@ import {
   spec,
   startTestServer,
   type TestServer,
+  type TestServerOptions,
   type Workspace,
 } from '../support/server.js';
 
@@ -38,6 +40,8 @@ interface Traced {
   workspace: Workspace;
   /** Lines the tracing itself logged (the exporter's state). */
   tracingLogs: LogEntry[];
+  /** What became of the spans, as the processor reported it. */
+  outcomes: Record<SpanOutcome, number>;
 }
 
 let running: Traced | undefined;
@@ -50,8 +54,15 @@ afterEach(async () => {
   running = undefined;
 });
 
-/** A test server with tracing on under the sampler `env` names, exporting to a receiver of its own. */
-async function tracedServer(env: Record<string, string>, store?: (store: Store) => Store): Promise<Traced> {
+/**
+ * A test server with tracing on under the settings `env` gives, exporting to a receiver of its own;
+ * `driver` wraps the database driver beneath the tracing's (to make a statement fail).
+ */
+async function tracedServer(
+  env: Record<string, string>,
+  options: Omit<TestServerOptions, 'tracing'> = {},
+  driver?: (driver: QueryDriver) => QueryDriver,
+): Promise<Traced> {
   const receiver = await startOtlpReceiver();
   const settings = loadTracingSettings({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_BSP_SCHEDULE_DELAY: '20', ...env });
   if (!settings) throw new Error('tracing is off under these settings');
@@ -62,17 +73,29 @@ async function tracedServer(env: Record<string, string>, store?: (store: Store) 
       done();
     },
   });
-  // The official exporter reads its endpoint from the environment as it is made.
-  const endpointBefore = process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
-  process.env.OTEL_EXPORTER_OTLP_ENDPOINT = receiver.url;
-  const tracing = startServerTracing(settings, spec, pino(sink), () => undefined);
-  if (endpointBefore === undefined) delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
-  else process.env.OTEL_EXPORTER_OTLP_ENDPOINT = endpointBefore;
-  const server = await startTestServer({ tracing, ...(store && { store }) });
+  // The official exporter reads its own settings (endpoint, timeout) from the environment as it is made.
+  const exporterEnv = { ...pickExporterSettings(env), OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url };
+  const before = Object.fromEntries(Object.keys(exporterEnv).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, exporterEnv);
+  const outcomes: Record<SpanOutcome, number> = { exported: 0, queue_full: 0, export_failed: 0 };
+  const started = startServerTracing(settings, spec, pino(sink), (outcome, count) => {
+    outcomes[outcome] += count;
+  });
+  const tracing: ServerTracing = driver
+    ? { ...started, driver: (inner, system) => started.driver(driver(inner), system) }
+    : started;
+  for (const [name, value] of Object.entries(before)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  const server = await startTestServer({ ...options, tracing });
   const workspace = await createWorkspace(server.store, server.clock.now());
-  running = { receiver, tracing, server, workspace, tracingLogs };
+  running = { receiver, tracing, server, workspace, tracingLogs, outcomes };
   return running;
 }
+
+const pickExporterSettings = (env: Record<string, string>) =>
+  Object.fromEntries(Object.entries(env).filter(([name]) => name.startsWith('OTEL_EXPORTER_')));
 
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 
@@ -116,13 +139,24 @@ async function send(
   traced: Traced,
   method: string,
   path: string,
-  options: { key?: string; traceparent?: string; body?: unknown; requestId?: string } = {},
+  options: {
+    key?: string;
+    traceparent?: string;
+    tracestate?: string;
+    body?: unknown;
+    rawBody?: string;
+    contentType?: string;
+    requestId?: string;
+  } = {},
 ): Promise<CallResult> {
   return call(traced.server, method, path, {
     ...(options.key !== undefined && { key: options.key }),
     ...(options.body !== undefined && { body: options.body }),
+    ...(options.rawBody !== undefined && { rawBody: options.rawBody }),
     headers: {
       ...(options.traceparent !== undefined && { traceparent: options.traceparent }),
+      ...(options.tracestate !== undefined && { tracestate: options.tracestate }),
+      ...(options.contentType !== undefined && { 'content-type': options.contentType }),
       ...(options.requestId !== undefined && { 'x-request-id': options.requestId }),
     },
   });
@@ -195,15 +229,20 @@ describe('a sampled request', () => {
   });
 
   it('names the check that refused it, and is an error only for a 5xx', async () => {
-    const traced = await tracedServer({ OTEL_TRACES_SAMPLER: 'always_on' }, (store) => ({
-      ...store,
-      presets: {
-        ...store.presets,
-        pageOfVersions: async () => {
-          throw new Error('the store failed');
-        },
+    const traced = await tracedServer(
+      { OTEL_TRACES_SAMPLER: 'always_on' },
+      {
+        store: (store) => ({
+          ...store,
+          presets: {
+            ...store.presets,
+            pageOfVersions: async () => {
+              throw new Error('the store failed');
+            },
+          },
+        }),
       },
-    }));
+    );
     const { workspace } = traced;
     const destinationPath = await createTestDestination(traced.server, workspace);
     const destinationId = destinationPath.split('/').pop() ?? '';
@@ -213,6 +252,8 @@ describe('a sampled request', () => {
       path: string;
       key?: string;
       body?: unknown;
+      rawBody?: string;
+      contentType?: string;
       status: number;
       refusedBy?: string;
       route: boolean;
@@ -225,6 +266,25 @@ describe('a sampled request', () => {
         key: workspace.managementKey,
         body: { sampling_rate: 'all of them' },
         status: 400,
+        refusedBy: 'validation',
+        route: true,
+      },
+      {
+        method: 'PATCH',
+        path: pathOf('updateObservabilityDestination', { id: destinationId }),
+        key: workspace.managementKey,
+        rawBody: 'sampling_rate=1',
+        contentType: 'application/x-www-form-urlencoded',
+        status: 415,
+        refusedBy: 'validation',
+        route: true,
+      },
+      {
+        method: 'PATCH',
+        path: pathOf('updateObservabilityDestination', { id: destinationId }),
+        key: workspace.managementKey,
+        body: { name: 'x'.repeat(101 * 1024) },
+        status: 413,
         refusedBy: 'validation',
         route: true,
       },
@@ -244,6 +304,8 @@ describe('a sampled request', () => {
         traceparent: caller.traceparent,
         ...(sent.key !== undefined && { key: sent.key }),
         ...(sent.body !== undefined && { body: sent.body }),
+        ...(sent.rawBody !== undefined && { rawBody: sent.rawBody }),
+        ...(sent.contentType !== undefined && { contentType: sent.contentType }),
       });
       expect(response.status, `${sent.method} ${sent.path}`).toBe(sent.status);
       const server = serverSpanOf(await spansOf(traced.receiver, caller.traceId));
@@ -278,6 +340,140 @@ describe('a sampled request', () => {
     expect(response.status).toBe(400);
     const server = serverSpanOf(await spansOf(traced.receiver, caller.traceId));
     expect(server.attributes['api.validator.duration_ms']).toBeGreaterThan(0);
+  });
+
+  it('names the limit that refused it: the key rate limit once the key is known, else authentication', async () => {
+    const traced = await tracedServer(
+      { OTEL_TRACES_SAMPLER: 'always_on' },
+      { rateLimit: { windowMs: 60_000, limit: 1 }, authFailureLimit: { windowMs: 60_000, limit: 1 } },
+    );
+    const { workspace } = traced;
+    const path = pathOf('getKey', { hash: workspace.standardKeyHash });
+    const refusedBy = async (key: string) => {
+      const caller = callerTrace();
+      const response = await send(traced, 'GET', path, { key, traceparent: caller.traceparent });
+      const server = serverSpanOf(await spansOf(traced.receiver, caller.traceId));
+      return [response.status, server.attributes['api.refused_by']];
+    };
+    expect(await refusedBy(workspace.managementKey)).toEqual([200, undefined]);
+    expect(await refusedBy(workspace.managementKey)).toEqual([429, 'rate limit']);
+    const wrongKey = `${workspace.managementKey.slice(0, -4)}0000`;
+    expect(await refusedBy(wrongKey)).toEqual([401, 'authentication']);
+    expect(await refusedBy(wrongKey)).toEqual([429, 'authentication']);
+  });
+
+  it('carries the caller tracestate on its spans', async () => {
+    const traced = await tracedServer({ OTEL_TRACES_SAMPLER: 'parentbased_always_on' });
+    const caller = callerTrace();
+    await send(traced, 'GET', pathOf('getKey', { hash: traced.workspace.standardKeyHash }), {
+      key: traced.workspace.managementKey,
+      traceparent: caller.traceparent,
+      tracestate: 'vendor=5f2a',
+    });
+    const spans = await spansOf(traced.receiver, caller.traceId);
+    expect(spans.length).toBeGreaterThan(1);
+    for (const span of spans) expect(span.traceState).toBe('vendor=5f2a');
+  });
+
+  it('gives the validator a time within the request, and its calls within it too', async () => {
+    const traced = await tracedServer({ OTEL_TRACES_SAMPLER: 'always_on' });
+    const caller = callerTrace();
+    await send(traced, 'GET', pathOf('getKey', { hash: traced.workspace.standardKeyHash }), {
+      key: traced.workspace.managementKey,
+      traceparent: caller.traceparent,
+    });
+    const spans = await spansOf(traced.receiver, caller.traceId);
+    const server = serverSpanOf(spans);
+    const validator = Number(server.attributes['api.validator.duration_ms']);
+    expect(validator).toBeGreaterThan(0);
+    expect(validator).toBeLessThan(server.durationMs);
+    for (const child of spans.filter((span) => span.kind === SPAN_KIND_CLIENT)) {
+      expect(child.durationMs).toBeGreaterThan(0);
+      expect(child.durationMs).toBeLessThan(server.durationMs);
+    }
+  });
+
+  it('marks a failed statement with its error class, and the request it failed as an error', async () => {
+    class StatementFailed extends Error {
+      override name = 'StatementFailed';
+    }
+    const failing = (driver: QueryDriver): QueryDriver => ({
+      ...driver,
+      run: (query, trace) => {
+        if (query.name.startsWith('presets.')) return Promise.reject(new StatementFailed('the page could not be read'));
+        return driver.run(query, trace);
+      },
+    });
+    const traced = await tracedServer({ OTEL_TRACES_SAMPLER: 'always_on' }, {}, failing);
+    const caller = callerTrace();
+    const response = await send(traced, 'GET', pathOf('listPresetVersions', { slug: 'support-agent' }), {
+      key: traced.workspace.managementKey,
+      traceparent: caller.traceparent,
+    });
+    expect(response.status).toBe(500);
+    const spans = await spansOf(traced.receiver, caller.traceId);
+    expect(serverSpanOf(spans).statusCode).toBe(STATUS_ERROR);
+    const failed = spans.filter((span) => span.kind === SPAN_KIND_CLIENT && span.name.startsWith('presets.'));
+    expect(failed).toHaveLength(1);
+    expect(failed[0]?.statusCode).toBe(STATUS_ERROR);
+    expect(failed[0]?.attributes['error.type']).toBe('StatementFailed');
+    const passed = spans.filter((span) => span.kind === SPAN_KIND_CLIENT && !span.name.startsWith('presets.'));
+    expect(passed.length).toBeGreaterThan(0);
+    for (const span of passed) {
+      expect(span.statusCode).toBe(STATUS_UNSET);
+      expect(span.attributes).not.toHaveProperty('error.type');
+    }
+  });
+
+  it('is an error, aborted, when the client leaves before the answer', async () => {
+    let clientLeft: () => void = () => undefined;
+    const left = new Promise<void>((resolve) => {
+      clientLeft = resolve;
+    });
+    let storeReached: () => void = () => undefined;
+    const reached = new Promise<void>((resolve) => {
+      storeReached = resolve;
+    });
+    const traced = await tracedServer(
+      { OTEL_TRACES_SAMPLER: 'always_on' },
+      {
+        store: (store) => ({
+          ...store,
+          presets: {
+            ...store.presets,
+            pageOfVersions: async (...args) => {
+              storeReached();
+              await left;
+              return store.presets.pageOfVersions(...args);
+            },
+          },
+        }),
+      },
+    );
+    const caller = callerTrace();
+    const requestId = `aborted-${hex(4)}`;
+    const aborted = new AbortController();
+    const request = fetch(`${traced.server.baseUrl}${pathOf('listPresetVersions', { slug: 'support-agent' })}`, {
+      headers: {
+        authorization: `Bearer ${traced.workspace.managementKey}`,
+        traceparent: caller.traceparent,
+        'x-request-id': requestId,
+      },
+      signal: aborted.signal,
+    });
+    // Left once the request waits on the store, which it does until the server has seen it go (its log line).
+    await reached;
+    aborted.abort();
+    await expect(request).rejects.toThrow();
+    const deadline = Date.now() + 5000;
+    while (!traced.server.logs.some((line) => (line.req as { id?: string } | undefined)?.id === requestId)) {
+      if (Date.now() > deadline) throw new Error('the server did not see the client leave within 5 s');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    clientLeft();
+    const server = serverSpanOf(await spansOf(traced.receiver, caller.traceId));
+    expect(server.attributes['error.type']).toBe('aborted');
+    expect(server.statusCode).toBe(STATUS_ERROR);
   });
 
   it('is not made for the health and readiness probes', async () => {
@@ -337,6 +533,95 @@ describe('a request that is not sampled', () => {
     expect(traced.receiver.spans.filter((span) => span.traceId === declined.traceId)).toEqual([]);
     expect(logLineOf(traced.server, declinedId)).toMatchObject({ trace_id: declined.traceId });
     expect(logLineOf(traced.server, declinedId)).not.toHaveProperty('span_id');
+  });
+});
+
+describe('the samplers OTEL_TRACES_SAMPLER names', () => {
+  /** Whether a request is sampled: with no traceparent, a caller that sampled, a caller that did not. */
+  const expected: Record<SamplerName, [root: boolean, callerSampled: boolean, callerNot: boolean]> = {
+    always_on: [true, true, true],
+    always_off: [false, false, false],
+    traceidratio: [false, false, false],
+    parentbased_always_on: [true, true, false],
+    parentbased_always_off: [false, true, false],
+    parentbased_traceidratio: [false, true, false],
+  };
+
+  it.each(SAMPLERS.map((name) => [name]))('%s decides as the specification says (ratio 0)', async (name) => {
+    // A ratio of 0 is given to every sampler: only the ratio samplers read it.
+    const traced = await tracedServer({ OTEL_TRACES_SAMPLER: name, OTEL_TRACES_SAMPLER_ARG: '0' });
+    const path = pathOf('getKey', { hash: traced.workspace.standardKeyHash });
+    const sampled: boolean[] = [];
+    for (const traceparent of [undefined, callerTrace(SAMPLED).traceparent, callerTrace(NOT_SAMPLED).traceparent]) {
+      const requestId = `sampler-${hex(4)}`;
+      await send(traced, 'GET', path, {
+        key: traced.workspace.managementKey,
+        requestId,
+        ...(traceparent !== undefined && { traceparent }),
+      });
+      // A sampled request's log line names its span.
+      sampled.push(logLineOf(traced.server, requestId).span_id !== undefined);
+    }
+    expect(sampled).toEqual(expected[name]);
+  });
+});
+
+describe('what becomes of the spans', () => {
+  it('counts them exported, lost when the collector is away, and says once when it goes and returns', async () => {
+    const traced = await tracedServer({ OTEL_TRACES_SAMPLER: 'always_on', OTEL_EXPORTER_OTLP_TIMEOUT: '1000' });
+    const path = pathOf('getKey', { hash: traced.workspace.standardKeyHash });
+    const request = async () => {
+      const caller = callerTrace();
+      await send(traced, 'GET', path, { key: traced.workspace.managementKey, traceparent: caller.traceparent });
+      return caller.traceId;
+    };
+    const until = async (what: string, done: () => boolean) => {
+      const deadline = Date.now() + 5000;
+      while (!done()) {
+        if (Date.now() > deadline) throw new Error(`not within 5 s: ${what}`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    const first = await spansOf(traced.receiver, await request());
+    await until('the first spans counted', () => traced.outcomes.exported >= first.length);
+    expect(traced.outcomes).toMatchObject({ queue_full: 0, export_failed: 0 });
+
+    await traced.receiver.pause();
+    await request();
+    await until('a failed export counted', () => traced.outcomes.export_failed > 0);
+    await until('the warning', () => traced.tracingLogs.some((line) => line.level === 40));
+    await request();
+    await until('a second failed export counted', () => traced.outcomes.export_failed > first.length);
+    await traced.receiver.resume();
+    await spansOf(traced.receiver, await request());
+    await until('the line that says exports succeed again', () =>
+      traced.tracingLogs.some((line) => line.level === 30 && line.msg.includes('again')),
+    );
+    const messages = traced.tracingLogs.map((line) => [line.level, line.msg]);
+    expect(messages).toEqual([
+      [30, 'traces: exported over OTLP/HTTP'],
+      [40, 'traces: the collector does not take spans; they are dropped until it does'],
+      [30, 'traces: the collector takes spans again'],
+    ]);
+  });
+
+  it('counts the spans a full queue drops', async () => {
+    const traced = await tracedServer({
+      OTEL_TRACES_SAMPLER: 'always_on',
+      OTEL_BSP_MAX_QUEUE_SIZE: '1',
+      OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '1',
+    });
+    const caller = callerTrace();
+    await send(traced, 'GET', pathOf('getKey', { hash: traced.workspace.standardKeyHash }), {
+      key: traced.workspace.managementKey,
+      traceparent: caller.traceparent,
+    });
+    await traced.tracing.shutdown(2000);
+    // The server span ends first and takes the queue's one place; its children find it full.
+    expect(traced.outcomes.queue_full).toBeGreaterThan(0);
+    expect(traced.outcomes.exported + traced.outcomes.queue_full).toBe(
+      traced.receiver.spans.length + traced.outcomes.queue_full,
+    );
   });
 });
 

@@ -24,6 +24,9 @@ interface OtlpSpan {
   kind: number;
   attributes?: KeyValue[];
   status?: { code?: number };
+  traceState?: string;
+  startTimeUnixNano?: string | number;
+  endTimeUnixNano?: string | number;
 }
 interface ExportRequest {
   resourceSpans?: { resource?: { attributes?: KeyValue[] }; scopeSpans?: { spans?: OtlpSpan[] }[] }[];
@@ -41,6 +44,10 @@ export interface ReceivedSpan {
   resource: Record<string, unknown>;
   /** OTLP's status code: 0 unset, 1 ok, 2 error. */
   statusCode: number;
+  /** The W3C tracestate it carries; empty for none. */
+  traceState: string;
+  /** From its start to its end. */
+  durationMs: number;
 }
 
 function plainValue(value: AnyValue): unknown {
@@ -95,6 +102,8 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
                 attributes: attributesOf(span.attributes),
                 resource,
                 statusCode: span.status?.code ?? 0,
+                traceState: span.traceState ?? '',
+                durationMs: Number(BigInt(span.endTimeUnixNano ?? 0) - BigInt(span.startTimeUnixNano ?? 0)) / 1e6,
               });
         }
         res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
