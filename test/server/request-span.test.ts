@@ -3,10 +3,14 @@
 // request, and nothing at all for a request that is not sampled. What only a process shows (the
 // settings read from its environment, the flush at SIGTERM, the collector away) is in tracing.test.ts.
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { afterEach, describe, expect, it } from 'vitest';
-import { specOperation } from '../../server/spec.js';
+import type { CounterFactory } from '../../server/http/rate-limit.js';
+import { type OpenApiDocument, specOperation } from '../../server/spec.js';
 import type { QueryDriver } from '../../server/store/prepared.js';
 import { type ServerTracing, startServerTracing } from '../../server/telemetry/server-tracing.js';
 import { loadTracingSettings, SAMPLERS, type SamplerName } from '../../server/telemetry/settings.js';
@@ -56,13 +60,15 @@ afterEach(async () => {
 
 /**
  * A test server with tracing on under the settings `env` gives, exporting to a receiver of its own;
- * `driver` wraps the database driver beneath the tracing's (to make a statement fail).
+ * `parts.driver` wraps the database driver beneath the tracing's (to make a statement fail), and
+ * `parts.counters` are the rate limit's counters, traced as main.ts traces Redis's.
  */
 async function tracedServer(
   env: Record<string, string>,
   options: Omit<TestServerOptions, 'tracing'> = {},
-  driver?: (driver: QueryDriver) => QueryDriver,
+  parts: { driver?: (driver: QueryDriver) => QueryDriver; counters?: CounterFactory } = {},
 ): Promise<Traced> {
+  const { driver } = parts;
   const receiver = await startOtlpReceiver();
   const settings = loadTracingSettings({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_BSP_SCHEDULE_DELAY: '20', ...env });
   if (!settings) throw new Error('tracing is off under these settings');
@@ -74,11 +80,11 @@ async function tracedServer(
     },
   });
   // The official exporter reads its own settings (endpoint, timeout) from the environment as it is made.
-  const exporterEnv = { ...pickExporterSettings(env), OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url };
+  const exporterEnv = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, ...pickExporterSettings(env) };
   const before = Object.fromEntries(Object.keys(exporterEnv).map((name) => [name, process.env[name]]));
   Object.assign(process.env, exporterEnv);
   const outcomes: Record<SpanOutcome, number> = { exported: 0, queue_full: 0, export_failed: 0 };
-  const started = startServerTracing(settings, spec, pino(sink), (outcome, count) => {
+  const started = startServerTracing(settings, options.spec ?? spec, pino(sink), (outcome, count) => {
     outcomes[outcome] += count;
   });
   const tracing: ServerTracing = driver
@@ -88,7 +94,12 @@ async function tracedServer(
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }
-  const server = await startTestServer({ ...options, tracing });
+  // Counters of the rate limit, as main.ts wraps Redis's: a count is a call of the request's.
+  const rateLimit = parts.counters && {
+    ...(options.rateLimit ?? { windowMs: 60_000, limit: 1000 }),
+    counters: started.counters(parts.counters),
+  };
+  const server = await startTestServer({ ...options, ...(rateLimit && { rateLimit }), tracing });
   const workspace = await createWorkspace(server.store, server.clock.now());
   running = { receiver, tracing, server, workspace, tracingLogs, outcomes };
   return running;
@@ -191,6 +202,7 @@ describe('a sampled request', () => {
     expect(server.attributes).not.toHaveProperty('api.refused_by');
     expect(server.attributes).not.toHaveProperty('error.type');
     expect(server.resource).toMatchObject({ 'service.version': spec.info.version });
+    for (const span of spans) expect(span.scope).toBe('keys-destinations-presets-api');
 
     const children = spans.filter((span) => span.kind === SPAN_KIND_CLIENT);
     expect(children.length).toBeGreaterThan(0);
@@ -206,6 +218,35 @@ describe('a sampled request', () => {
     const exported = traced.receiver.bodies.join('\n');
     for (const secret of [workspace.managementKey, workspace.standardKey, workspace.standardKeyHash])
       expect(exported).not.toContain(secret);
+  });
+
+  it('has a PATCH read and write its row as one call, and each count of the rate limit as one', async () => {
+    const inMemory: CounterFactory = (limit) => {
+      const limiter = new RateLimiterMemory(limit);
+      return { consume: (key) => limiter.consume(key) };
+    };
+    const traced = await tracedServer({ OTEL_TRACES_SAMPLER: 'always_on' }, {}, { counters: inMemory });
+    const destinationPath = await createTestDestination(traced.server, traced.workspace);
+    const caller = callerTrace();
+    const response = await send(traced, 'PATCH', destinationPath, {
+      key: traced.workspace.managementKey,
+      traceparent: caller.traceparent,
+      body: { sampling_rate: 0.25 },
+    });
+    expect(response.status).toBe(200);
+    const children = (await spansOf(traced.receiver, caller.traceId)).filter((span) => span.kind === SPAN_KIND_CLIENT);
+    const writes = children.filter((span) => span.attributes['db.operation.name'] === 'read-modify-write');
+    expect(writes).toHaveLength(1);
+    const summary = String(writes[0]?.attributes['db.query.summary']);
+    expect(summary).toMatch(/^destinations\./);
+    expect(writes[0]?.name).toBe(`${summary} then write`);
+    expect(writes[0]?.attributes['db.system.name']).toBe(testDatabaseKind === 'postgres' ? 'postgresql' : 'sqlite');
+    const counts = children.filter((span) => span.attributes['db.operation.name'] === 'consume');
+    expect(counts.length).toBeGreaterThan(0);
+    for (const count of counts) {
+      expect(count.name).toMatch(/^rate limit \S+$/);
+      expect(count.attributes['db.system.name']).toBe('redis');
+    }
   });
 
   it('starts a trace of its own without a traceparent, or with one that is not valid', async () => {
@@ -404,7 +445,7 @@ describe('a sampled request', () => {
         return driver.run(query, trace);
       },
     });
-    const traced = await tracedServer({ OTEL_TRACES_SAMPLER: 'always_on' }, {}, failing);
+    const traced = await tracedServer({ OTEL_TRACES_SAMPLER: 'always_on' }, {}, { driver: failing });
     const caller = callerTrace();
     const response = await send(traced, 'GET', pathOf('listPresetVersions', { slug: 'support-agent' }), {
       key: traced.workspace.managementKey,
@@ -476,6 +517,34 @@ describe('a sampled request', () => {
     expect(server.statusCode).toBe(STATUS_ERROR);
   });
 
+  it('names no refusal for an answer outside the operations', async () => {
+    const traced = await tracedServer({ OTEL_TRACES_SAMPLER: 'always_on' });
+    const caller = callerTrace();
+    expect((await send(traced, 'GET', '/openapi.yaml', { traceparent: caller.traceparent })).status).toBe(200);
+    const server = serverSpanOf(await spansOf(traced.receiver, caller.traceId));
+    expect(server.name).toBe('GET');
+    expect(server.attributes).not.toHaveProperty('api.refused_by');
+    expect(server.attributes).not.toHaveProperty('http.route');
+  });
+
+  it('is named by the route under the server URL the request came in by, the longest that matches', async () => {
+    const servers = [{ url: '/api' }, { url: '/api/v1' }];
+    const twoServers = { ...structuredClone(spec), servers } as OpenApiDocument;
+    const traced = await tracedServer({ OTEL_TRACES_SAMPLER: 'always_on' }, { spec: twoServers });
+    const { template } = specOperation(spec, 'getKey');
+    const hash = traced.workspace.standardKeyHash;
+    for (const base of ['/api/v1', '/api']) {
+      const caller = callerTrace();
+      const response = await send(traced, 'GET', `${base}${template.replace('{hash}', hash)}`, {
+        key: traced.workspace.managementKey,
+        traceparent: caller.traceparent,
+      });
+      expect(response.status, base).toBe(200);
+      const server = serverSpanOf(await spansOf(traced.receiver, caller.traceId));
+      expect(server.attributes['http.route'], base).toBe(`${base}${template}`);
+    }
+  });
+
   it('is not made for the health and readiness probes', async () => {
     const traced = await tracedServer({ OTEL_TRACES_SAMPLER: 'always_on' });
     const probes = [callerTrace(), callerTrace()];
@@ -537,33 +606,37 @@ describe('a request that is not sampled', () => {
 });
 
 describe('the samplers OTEL_TRACES_SAMPLER names', () => {
-  /** Whether a request is sampled: with no traceparent, a caller that sampled, a caller that did not. */
-  const expected: Record<SamplerName, [root: boolean, callerSampled: boolean, callerNot: boolean]> = {
-    always_on: [true, true, true],
-    always_off: [false, false, false],
-    traceidratio: [false, false, false],
-    parentbased_always_on: [true, true, false],
-    parentbased_always_off: [false, true, false],
-    parentbased_traceidratio: [false, true, false],
+  type Decisions = [root: boolean, callerSampled: boolean, callerNotSampled: boolean];
+  /** Whether a request is sampled, by ratio: with no traceparent, a caller that sampled, a caller that did not. */
+  const expected: Record<SamplerName, { 0: Decisions; 1: Decisions }> = {
+    always_on: { 0: [true, true, true], 1: [true, true, true] },
+    always_off: { 0: [false, false, false], 1: [false, false, false] },
+    traceidratio: { 0: [false, false, false], 1: [true, true, true] },
+    parentbased_always_on: { 0: [true, true, false], 1: [true, true, false] },
+    parentbased_always_off: { 0: [false, true, false], 1: [false, true, false] },
+    parentbased_traceidratio: { 0: [false, true, false], 1: [true, true, false] },
   };
 
-  it.each(SAMPLERS.map((name) => [name]))('%s decides as the specification says (ratio 0)', async (name) => {
-    // A ratio of 0 is given to every sampler: only the ratio samplers read it.
-    const traced = await tracedServer({ OTEL_TRACES_SAMPLER: name, OTEL_TRACES_SAMPLER_ARG: '0' });
-    const path = pathOf('getKey', { hash: traced.workspace.standardKeyHash });
-    const sampled: boolean[] = [];
-    for (const traceparent of [undefined, callerTrace(SAMPLED).traceparent, callerTrace(NOT_SAMPLED).traceparent]) {
-      const requestId = `sampler-${hex(4)}`;
-      await send(traced, 'GET', path, {
-        key: traced.workspace.managementKey,
-        requestId,
-        ...(traceparent !== undefined && { traceparent }),
-      });
-      // A sampled request's log line names its span.
-      sampled.push(logLineOf(traced.server, requestId).span_id !== undefined);
-    }
-    expect(sampled).toEqual(expected[name]);
-  });
+  it.each(SAMPLERS.flatMap((name) => ([0, 1] as const).map((ratio) => [name, ratio] as const)))(
+    '%s at ratio %d decides as the specification says',
+    async (name, ratio) => {
+      // The ratio is given to every sampler: only the ratio samplers read it.
+      const traced = await tracedServer({ OTEL_TRACES_SAMPLER: name, OTEL_TRACES_SAMPLER_ARG: String(ratio) });
+      const path = pathOf('getKey', { hash: traced.workspace.standardKeyHash });
+      const sampled: boolean[] = [];
+      for (const traceparent of [undefined, callerTrace(SAMPLED).traceparent, callerTrace(NOT_SAMPLED).traceparent]) {
+        const requestId = `sampler-${hex(4)}`;
+        await send(traced, 'GET', path, {
+          key: traced.workspace.managementKey,
+          requestId,
+          ...(traceparent !== undefined && { traceparent }),
+        });
+        // A sampled request's log line names its span.
+        sampled.push(logLineOf(traced.server, requestId).span_id !== undefined);
+      }
+      expect(sampled).toEqual(expected[name][ratio]);
+    },
+  );
 });
 
 describe('what becomes of the spans', () => {
@@ -597,12 +670,50 @@ describe('what becomes of the spans', () => {
     await until('the line that says exports succeed again', () =>
       traced.tracingLogs.some((line) => line.level === 30 && line.msg.includes('again')),
     );
+    expect(traced.tracingLogs.find((line) => line.level === 40)?.err).toMatch(/\S/);
     const messages = traced.tracingLogs.map((line) => [line.level, line.msg]);
     expect(messages).toEqual([
       [30, 'traces: exported over OTLP/HTTP'],
       [40, 'traces: the collector does not take spans; they are dropped until it does'],
       [30, 'traces: the collector takes spans again'],
     ]);
+  });
+
+  it('sends what is queued at shutdown, and waits no longer than it is given for a collector away', async () => {
+    // A schedule far away: only the shutdown sends.
+    const traced = await tracedServer({ OTEL_TRACES_SAMPLER: 'always_on', OTEL_BSP_SCHEDULE_DELAY: '600000' });
+    const path = pathOf('getKey', { hash: traced.workspace.standardKeyHash });
+    const caller = callerTrace();
+    await send(traced, 'GET', path, { key: traced.workspace.managementKey, traceparent: caller.traceparent });
+    expect(traced.receiver.spans).toEqual([]);
+    await traced.tracing.shutdown(2000);
+    expect(serverSpanOf(traced.receiver.spans.filter((span) => span.traceId === caller.traceId)).name).toMatch(/^GET /);
+  });
+
+  it('gives up a shutdown at its time when the collector does not answer', async () => {
+    // A collector that takes the connection and never answers.
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => void sockets.push(socket)).listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    try {
+      const traced = await tracedServer({
+        OTEL_TRACES_SAMPLER: 'always_on',
+        OTEL_BSP_SCHEDULE_DELAY: '600000',
+        OTEL_EXPORTER_OTLP_TIMEOUT: '60000',
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+      });
+      await send(traced, 'GET', pathOf('getKey', { hash: traced.workspace.standardKeyHash }), {
+        key: traced.workspace.managementKey,
+        traceparent: callerTrace().traceparent,
+      });
+      const started = performance.now();
+      await traced.tracing.shutdown(300);
+      expect(performance.now() - started).toBeLessThan(3000);
+      expect(sockets.length).toBeGreaterThan(0);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+    }
   });
 
   it('counts the spans a full queue drops', async () => {

@@ -29,7 +29,10 @@ interface OtlpSpan {
   endTimeUnixNano?: string | number;
 }
 interface ExportRequest {
-  resourceSpans?: { resource?: { attributes?: KeyValue[] }; scopeSpans?: { spans?: OtlpSpan[] }[] }[];
+  resourceSpans?: {
+    resource?: { attributes?: KeyValue[] };
+    scopeSpans?: { scope?: { name?: string }; spans?: OtlpSpan[] }[];
+  }[];
 }
 
 export interface ReceivedSpan {
@@ -48,6 +51,8 @@ export interface ReceivedSpan {
   traceState: string;
   /** From its start to its end. */
   durationMs: number;
+  /** The name of the instrumentation scope that made it. */
+  scope: string;
 }
 
 function plainValue(value: AnyValue): unknown {
@@ -104,6 +109,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
                 statusCode: span.status?.code ?? 0,
                 traceState: span.traceState ?? '',
                 durationMs: Number(BigInt(span.endTimeUnixNano ?? 0) - BigInt(span.startTimeUnixNano ?? 0)) / 1e6,
+                scope: scope.scope?.name ?? '',
               });
         }
         res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
