@@ -11,6 +11,7 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CounterFactory } from '../../server/http/rate-limit.js';
 import { type OpenApiDocument, specOperation } from '../../server/spec.js';
+import type { Store } from '../../server/store/index.js';
 import type { QueryDriver } from '../../server/store/prepared.js';
 import { type ServerTracing, startServerTracing } from '../../server/telemetry/server-tracing.js';
 import { loadTracingSettings, SAMPLERS, type SamplerName } from '../../server/telemetry/settings.js';
@@ -107,6 +108,11 @@ async function tracedServer(
 
 const pickExporterSettings = (env: Record<string, string>) =>
   Object.fromEntries(Object.entries(env).filter(([name]) => name.startsWith('OTEL_EXPORTER_')));
+
+/** The store, its pages of versions read by `pageOfVersions` instead. */
+const withPageOfVersions =
+  (pageOfVersions: Store['presets']['pageOfVersions']) =>
+  (store: Store): Store => ({ ...store, presets: { ...store.presets, pageOfVersions } });
 
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 
@@ -273,14 +279,8 @@ describe('a sampled request', () => {
     const traced = await tracedServer(
       { OTEL_TRACES_SAMPLER: 'always_on' },
       {
-        store: (store) => ({
-          ...store,
-          presets: {
-            ...store.presets,
-            pageOfVersions: async () => {
-              throw new Error('the store failed');
-            },
-          },
+        store: withPageOfVersions(async () => {
+          throw new Error('the store failed');
         }),
       },
     );
@@ -478,17 +478,12 @@ describe('a sampled request', () => {
     const traced = await tracedServer(
       { OTEL_TRACES_SAMPLER: 'always_on' },
       {
-        store: (store) => ({
-          ...store,
-          presets: {
-            ...store.presets,
-            pageOfVersions: async (...args) => {
-              storeReached();
-              await left;
-              return store.presets.pageOfVersions(...args);
-            },
-          },
-        }),
+        store: (store) =>
+          withPageOfVersions(async (...args) => {
+            storeReached();
+            await left;
+            return store.presets.pageOfVersions(...args);
+          })(store),
       },
     );
     const caller = callerTrace();
