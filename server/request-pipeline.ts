@@ -31,7 +31,7 @@ import { securityHeaders } from './http/security-headers.js';
 import { checkStorableText } from './http/storable-text.js';
 import { checkWarmUpRequest } from './http/warm-up.js';
 import type { BoundOperation } from './operations/bind.js';
-import { dispatchOperations } from './operations/route.js';
+import { dispatchOperations } from './operations/dispatch.js';
 import type { OperationDeps } from './operations/types.js';
 import { apiBasePaths, type OpenApiDocument, resolveRef, specOperations } from './spec.js';
 import type { Store } from './store/index.js';

@@ -43,7 +43,7 @@ export const TESTS_OF_MODULE: Readonly<Record<string, readonly string[]>> = {
   'server/operations/index.ts': ['test/contract/operation-binding.test.ts'],
   'server/operations/json-text.ts': ['test/server/presets.test.ts', 'test/store/preset-page-json.test.ts'],
   'server/operations/list-preset-versions.ts': ['test/server/presets.test.ts', 'test/server/conditional-pages.test.ts'],
-  'server/operations/route.ts': ['test/server/operation-requests.test.ts'],
+  'server/operations/dispatch.ts': ['test/server/operation-requests.test.ts'],
   'server/operations/update-observability-destination.ts': ['test/server/destinations.test.ts'],
   'server/provisioning/command-line.ts': ['test/provisioning/cli-command-line.test.ts'],
   'server/provisioning/command-values.ts': ['test/provisioning/cli-commands.test.ts'],

@@ -17,7 +17,7 @@ export interface Rung {
   sampled?: number;
   /** The rung this one adds a layer to; none for bare Express. */
   base?: string;
-  /** The most its CPU per request may be over its base's, where it has a target (issue 61's, for tracing). */
+  /** The most its CPU per request may be over its base's, where it has a target (tracing's, by sampling ratio). */
   ratioTarget?: number;
 }
 

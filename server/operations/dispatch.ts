@@ -1,6 +1,6 @@
 // The last layer of the API: the handler of the operation the request was matched to (request
 // context), called with the request as it takes it (typed from the spec), and its result sent as
-// the response. One layer for every operation: no route per operation, no second match.
+// the response. One layer for every operation, dispatching from the match the request already has.
 import type { Request, RequestHandler } from 'express';
 import { type OperationMatch, requestContext } from '../http/request-context.js';
 import type { BoundOperation } from './bind.js';
