@@ -71,7 +71,7 @@ export async function measureSubject(
     flatCost.push({ measure, smallMs, largeMs, ratio: largeMs / smallMs, target: measure === 'getKey' ? 1.2 : 2 });
     log(`[${label}] flat cost, ${measure}: ${(largeMs / smallMs).toFixed(2)}x`);
   }
-  // Issue 60's soak: three rounds of 20 s of every scenario at once; flat across rounds, and bounded.
+  // The soak: three rounds of 20 s of every scenario at once; flat across rounds, and bounded.
   const soaked = await soak(
     subject,
     scenarios,

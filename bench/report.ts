@@ -55,7 +55,7 @@ const atMost = (target: number | null) => (target === null ? '-' : `<= ${target}
 const meets = (value: number | null, target: number | null, most = false) =>
   target === null || (value !== null && (most ? value <= target : value >= target));
 
-/** Issue 60: the resident set after the soak. */
+/** The most the resident set may be after the soak (BENCHMARKS.md, "PostgreSQL first"). */
 const RSS_TARGET_MB = 140;
 
 type ScenarioResult = SubjectReport['throughput'][number];

@@ -107,8 +107,8 @@ export async function seededSubject(
   const managementKey = seeded.managementKey ?? '';
   const idleKeyHash = seeded.idleKeyHash ?? '';
   const onSqlite = label === 'sqlite';
-  // Against the stock floor, issue 60 judges by CPU per request (issue 46's req/s ratio is shown,
-  // no longer a target), where issue 46 measured it: on SQLite, where no driver's protocol adds to it.
+  // Against the stock floor the target is CPU per request (the req/s ratio is shown, not judged),
+  // on SQLite, where no driver's protocol adds to it (BENCHMARKS.md, "PostgreSQL first").
   const targets = (floorCpu: number | null): ScenarioTargets => ({
     floor: null,
     floorCpu: onSqlite ? floorCpu : null,

@@ -19,9 +19,9 @@ import { spec } from '../support/spec.js';
 
 // The target is 50 ms of server CPU for any body within the limit on an idle machine; a test run
 // shares two cores with other suites, which stretches CPU time too. Before the fix, bodies of this
-// suite took from 0.2 s to minutes. 1,000 empty filter rules now measure 100 to 114 ms on the
-// machine CI runs on, alone and idle, at the landed commit before issue 45 as after it: the bound is
-// twice that until their 400 costs less (BENCHMARKS.md, "Amplification").
+// suite took from 0.2 s to minutes. 1,000 empty filter rules measure 100 to 114 ms on the machine
+// CI runs on, alone and idle: the bound is twice that until their 400 costs less (BENCHMARKS.md,
+// "Amplification").
 const MAX_CPU_MS = 200;
 // A plain request waits at most for the hostile requests ahead of it on the event loop: on the
 // build and an idle machine the slowest is about 230 ms (target 300, BENCHMARKS.md); a test run
