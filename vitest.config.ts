@@ -25,6 +25,8 @@ const postgresSuites = [
   'test/server/tracing.test.ts',
   'test/server/tracing-sampling.test.ts',
   'test/server/request-span.test.ts',
+  'test/server/request-span-refusals.test.ts',
+  'test/server/server-tracing.test.ts',
   'test/client/server.test.ts',
   'test/conformance/properties.test.ts',
   'test/conformance/independent-rules.test.ts',

@@ -74,7 +74,6 @@ export const TESTS_OF_MODULE: Readonly<Record<string, readonly string[]>> = {
   'server/store/tables.ts': ['test/store/schema.test.ts'],
   'server/store/unavailable.ts': ['test/hardening/sqlite-unwritable.test.ts', 'test/postgres/outage.test.ts'],
   'server/store/workspaces.ts': ['test/store/store-operations.test.ts'],
-  'server/telemetry/server-tracing.ts': ['test/server/request-span.test.ts', 'test/server/tracing.test.ts'],
   'server/telemetry/settings.ts': ['test/server/tracing-settings.test.ts'],
   'server/telemetry/traced-calls.ts': ['test/server/request-span.test.ts', 'test/server/tracing.test.ts'],
 };
