@@ -4,9 +4,9 @@
 // instances must share them (rate-limit-redis.ts). Their keys are never a value a client picks per
 // request: a key that authenticated, or the connection's address (a header only when TRUST_PROXY
 // names the proxy that sets it); each counter lives one window.
-import { isIPv6 } from 'node:net';
 import type { Request, RequestHandler, Response } from 'express';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { addressKey, retryAfterSeconds } from '../domain/rate-limit-rules.js';
 import type { CallTrace } from '../store/call-trace.js';
 import { HttpError } from './errors.js';
 import { authenticatedCaller, callTraceOf, isWarmUpRequest } from './request-context.js';
@@ -41,11 +41,6 @@ const inMemory: CounterFactory = (limit) => {
 
 /** A window of whole seconds, as the RateLimit headers and Redis's expiry count it. */
 const windowSeconds = (windowMs: number) => Math.max(1, Math.ceil(windowMs / 1000));
-
-/** Seconds until the window ends: at least 1, so that a client never retries at once; the whole window when unknown. */
-export function retryAfterSeconds(msBeforeNext: number | undefined, windowMs: number): number {
-  return Math.max(1, Math.ceil((msBeforeNext ?? windowMs) / 1000));
-}
 
 /**
  * The count of `key`: the counter's answer under the limit or past it, or undefined when the
@@ -85,19 +80,6 @@ export function rateLimitPerKey({ windowMs, limit, counters = inMemory, onRefuse
       }),
     );
   };
-}
-
-/** The counter key of a client address: itself, or for IPv6 its /56 network, which one client often holds whole. */
-export function addressKey(address: string): string {
-  if (!isIPv6(address) || address.includes('.')) return address;
-  const [head = '', tail = ''] = address.split('::');
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const groups = address.includes('::')
-    ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
-    : left;
-  const [a, b, c, d] = groups.map((group) => group.padStart(4, '0').toLowerCase());
-  return `${a}:${b}:${c}:${d?.slice(0, 2)}00::/56`;
 }
 
 /** Counts one failed authentication of the request's client; rejects with a 429 past the limit. */
