@@ -24,6 +24,10 @@ describe('the counter key of a client address', () => {
     ['2001:DB8:ABCD:1234:5678:9abc:def0:1', '2001:0db8:abcd:1200::/56'],
     ['::1', '0000:0000:0000:0000::/56'],
     ['fe80::', 'fe80:0000:0000:0000::/56'],
+    // One zero group: the group after it is the fourth.
+    ['2001:db8::ff00:2:3:4:5', '2001:0db8:0000:ff00::/56'],
+    // Five zero groups: the fourth is one of them.
+    ['2001::ab00:1', '2001:0000:0000:0000::/56'],
   ])('of %s is %s: IPv6 addresses count by their /56 network', (address, key) => {
     expect(addressKey(address)).toBe(key);
   });
