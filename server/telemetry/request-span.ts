@@ -202,16 +202,12 @@ function endRequest(
 function timedStage(name: string, handlers: RequestHandler[]): RequestHandler[] {
   const attribute = `api.${name}.duration_ms`;
   const timed = [...handlers];
-  const first = timed[0];
-  if (!first) return timed;
-  timed[0] = (req, res, next) => {
-    const sampled = requestContext(req).trace;
-    if (sampled instanceof SampledRequest) sampled.stage = { attribute, startedAt: performance.now() };
-    return first(req, res, next);
-  };
-  const last = timed[timed.length - 1] as RequestHandler;
+  const last = timed.at(-1);
+  if (!last) return timed;
+  // The end is wrapped first, then the start around whatever is first: for a stage of one handler,
+  // the start then runs before the end reads it.
   timed[timed.length - 1] = (req, res, next) => {
-    const stage = (requestContext(req).trace as Partial<SampledRequest> | undefined)?.stage;
+    const stage = stageOf(req);
     if (!stage) return last(req, res, next);
     // It ends when its last handler hands on, having passed the request or refused it; a refusal
     // thrown instead of handed on leaves it to end with the request.
@@ -220,5 +216,17 @@ function timedStage(name: string, handlers: RequestHandler[]): RequestHandler[] 
       next(err);
     });
   };
+  const first = timed[0] as RequestHandler;
+  timed[0] = (req, res, next) => {
+    const sampled = requestContext(req).trace;
+    if (sampled instanceof SampledRequest) sampled.stage = { attribute, startedAt: performance.now() };
+    return first(req, res, next);
+  };
   return timed;
+}
+
+/** The timed stage a sampled request is in; undefined for a request not sampled. */
+function stageOf(req: Request): SampledRequest['stage'] {
+  const sampled = requestContext(req).trace;
+  return sampled instanceof SampledRequest ? sampled.stage : undefined;
 }

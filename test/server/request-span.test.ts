@@ -3,12 +3,14 @@
 // caller's trace continued, and its errors. Which check a span names as refusing a request is in
 // request-span-refusals.test.ts; samplers and what becomes of the spans in server-tracing.test.ts;
 // what only a process shows (settings from its environment, the flush at SIGTERM) in tracing.test.ts.
+import express from 'express';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { describe, expect, it } from 'vitest';
 import type { CounterFactory } from '../../server/http/rate-limit.js';
 import { type OpenApiDocument, specOperation } from '../../server/spec.js';
 import type { QueryDriver } from '../../server/store/prepared.js';
 import { testDatabaseKind } from '../support/database.js';
+import { listenOnLoopback } from '../support/listen.js';
 import { createTestDestination, spec } from '../support/server.js';
 import {
   callerTrace,
@@ -103,6 +105,27 @@ describe('a sampled request', () => {
     for (const count of counts) {
       expect(count.name).toMatch(/^rate limit \S+$/);
       expect(count.attributes['db.system.name']).toBe('redis');
+    }
+  });
+
+  it('times a stage of one handler from its start to its hand-on, not to the answer', async () => {
+    const traced = await tracedServer({ OTEL_TRACES_SAMPLER: 'always_on' });
+    const { requests, timed } = traced.tracing.requests;
+    const answerAfterMs = 50;
+    const app = express()
+      .use(requests({ probePaths: [] }))
+      .use(timed('probe', [(_req, _res, next) => next()]))
+      .use((_req, res) => void setTimeout(() => res.status(204).end(), answerAfterMs));
+    const listening = await listenOnLoopback(app);
+    try {
+      const caller = callerTrace();
+      const response = await fetch(`${listening.baseUrl}/staged`, { headers: { traceparent: caller.traceparent } });
+      expect(response.status).toBe(204);
+      const server = serverSpanOf(await spansOf(traced.receiver, caller.traceId));
+      expect(server.durationMs).toBeGreaterThanOrEqual(answerAfterMs - 1);
+      expect(server.attributes['api.probe.duration_ms']).toBeLessThan(answerAfterMs / 2);
+    } finally {
+      await listening.close();
     }
   });
 
