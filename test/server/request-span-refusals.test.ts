@@ -111,7 +111,7 @@ describe('a sampled request refused', () => {
     }
   });
 
-  it('times the validator until the answer when the validator refuses the request', async () => {
+  it('times the validator when the validator refuses the request', async () => {
     const traced = await tracedServer({ OTEL_TRACES_SAMPLER: 'always_on' });
     const { workspace } = traced;
     const destinationPath = await createTestDestination(traced.server, workspace);
