@@ -8,11 +8,12 @@ import {
   type DestinationTypeRules,
   loadDestinationTypeRules,
 } from './domain/destination-config-rules.js';
+import { requestValidationErrors } from './http/bad-request.js';
 import { docsRouter } from './http/docs.js';
 import { envelopeBounds, errorHandler, notFoundHandler, RETRY_AFTER_SECONDS, sendError } from './http/errors.js';
+import type { Operation } from './http/operation.js';
 import { rootAnswer } from './http/root.js';
-import { requestValidationErrors } from './http/validation-errors.js';
-import { type BoundOperation, bindOperations } from './operations/bind.js';
+import { bindOperations } from './operations/bind.js';
 import { operationHandlers } from './operations/index.js';
 import { mountPipeline, type PipelineDeps, requestPipeline } from './request-pipeline.js';
 import { apiBasePaths, createSpecAjv, specPath } from './spec.js';
@@ -35,7 +36,7 @@ export interface AppDeps extends Omit<PipelineDeps, 'probePaths'> {
   /** Whether the process is shutting down: /readyz then answers 503, so that balancers move on. */
   shuttingDown?: () => boolean;
   /** The spec's operations bound to their handlers (bindOperations); the server's own unless given. */
-  operations?: readonly BoundOperation[];
+  operations?: readonly Operation[];
 }
 
 export function createApp(deps: AppDeps): Express {

@@ -1,7 +1,8 @@
 // Provisioning against DATABASE_URL: `npm run -s cli -- <command> [options]`. Every command prints
 // one JSON object on stdout. Raw keys are printed once, at creation, and never stored.
 // Exit codes: 0 done, 1 not found or refused (said in one sentence), 2 usage (with the usage).
-import { loadConfig, openConfiguredStore } from './config.js';
+import { loadConfig } from './config.js';
+import { openConfiguredStore } from './configured-store.js';
 import { FieldValidationError } from './domain/field-errors.js';
 import { systemClock } from './domain/time.js';
 import { describeFailure } from './failure.js';

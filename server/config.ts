@@ -1,8 +1,9 @@
-// Environment variables, parsed and checked once at start-up.
+// Environment variables, parsed and checked once at start-up. What they lead to is done elsewhere:
+// the secrets key found or made (secrets-key.ts), the store opened (configured-store.ts).
 
-import { randomBytes } from 'node:crypto';
 import { ConfigError } from './config-error.js';
 import {
+  decodeSecretsKey,
   parseBoolean,
   parseLogLevel,
   parseMetricsPort,
@@ -12,12 +13,10 @@ import {
   parsePublicUrl,
   parseTrustProxy,
 } from './config-values.js';
-import { developmentKeyFile, readOwnKey, readSharedKey, writeKeyFile } from './dev-key-file.js';
-import { createSecretBox } from './domain/secrets.js';
 import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, defaultMaxConnections } from './http/connection-limit.js';
+import { type PendingDevelopmentKey, resolveSecretsKey } from './secrets-key.js';
 import { DEFAULT_TIMEOUTS, type SessionTimeouts } from './store/connection.js';
-import { type DatabaseLocation, parseDatabaseUrl } from './store/database.js';
-import { openStore, type Store, type StoreOptions } from './store/index.js';
+import { parseDatabaseUrl } from './store/database.js';
 import { loadTracingSettings, type TracingSettings } from './telemetry/settings.js';
 
 export { ConfigError };
@@ -87,78 +86,6 @@ function parseWriters(value: string | undefined, poolSize: number): number {
   if (writers > poolSize)
     throw new ConfigError(`DATABASE_WRITERS must be at most DATABASE_POOL_SIZE (${poolSize}), got ${writers}`);
   return writers;
-}
-
-function decodeSecretsKey(value: string, source: string): Buffer {
-  // Stryker disable next-line MethodExpression: equivalent, see mutation/equivalents.md#base64-skips-whitespace
-  const key = Buffer.from(value.trim(), 'base64');
-  if (key.length !== 32)
-    throw new ConfigError(`${source} must be 32 bytes encoded in base64 (got ${key.length} bytes)`);
-  return key;
-}
-
-/** A development key made for a database, written (with its warning) once the database has opened. */
-export interface PendingDevelopmentKey {
-  file: string;
-  save(): void;
-}
-
-type ResolvedKey = Pick<Config, 'secretsKey' | 'developmentKey'>;
-
-/**
- * SECRETS_KEY, or in development a key generated once for the database (with a warning), so that
- * the quick start needs no setup. Production refuses to start without it. A database that already
- * has data and no key of its own takes over the shared key of its folder (dev-key-file.ts), so that
- * nothing it holds becomes unreadable.
- */
-function resolveSecretsKey(env: NodeJS.ProcessEnv, databaseUrl: string, warn: (message: string) => void): ResolvedKey {
-  if (env.SECRETS_KEY) return { secretsKey: decodeSecretsKey(env.SECRETS_KEY, 'SECRETS_KEY') };
-  if (env.NODE_ENV === 'production') {
-    throw new ConfigError(
-      'SECRETS_KEY is required when NODE_ENV=production (32 random bytes in base64, e.g. `openssl rand -base64 32`).',
-    );
-  }
-  const location = parseDatabaseUrl(databaseUrl);
-  if (location.kind === 'sqlite' && location.filename === ':memory:') return { secretsKey: randomBytes(32) };
-  const keyFile = developmentKeyFile(databaseUrl);
-  const cannot = (err: unknown) => {
-    if (err instanceof ConfigError) return err;
-    const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-    return new ConfigError(
-      `SECRETS_KEY is not set, and the development key ${keyFile} cannot be made (${reason}): set SECRETS_KEY, or a DATABASE_URL in a folder that can be written.`,
-    );
-  };
-  try {
-    const own = readOwnKey(keyFile);
-    if (own) return { secretsKey: decodeSecretsKey(own.text, own.file) };
-    const made = newDevelopmentKey(location, keyFile);
-    const save = () => {
-      try {
-        writeKeyFile(keyFile, made.key);
-      } catch (err) {
-        throw cannot(err);
-      }
-      warn(made.warning);
-    };
-    return { secretsKey: made.key, developmentKey: { file: keyFile, save } };
-  } catch (err) {
-    throw cannot(err);
-  }
-}
-
-/** The key of a database that has none yet: its folder's shared key when it takes it over, a new one otherwise. */
-function newDevelopmentKey(location: DatabaseLocation, keyFile: string): { key: Buffer; warning: string } {
-  const shared = readSharedKey(location, keyFile);
-  if (shared) {
-    return {
-      key: decodeSecretsKey(shared.text, shared.file),
-      warning: `SECRETS_KEY is not set: the development key of this database is now ${keyFile} (copied from ${shared.file}, which other databases of the folder may still use). Set SECRETS_KEY in production.`,
-    };
-  }
-  return {
-    key: randomBytes(32),
-    warning: `SECRETS_KEY is not set: generated a development key into ${keyFile}. Set SECRETS_KEY in production.`,
-  };
 }
 
 function checkDatabaseUrl(url: string): string {
@@ -242,21 +169,4 @@ export function loadConfig(
     ...resolveSecretsKey(env, databaseUrl, warn),
     validateResponses: nodeEnv !== 'production',
   };
-}
-
-/**
- * The configuration's store, opened with its secrets keys. A development key made for the database
- * is saved only once the database has opened: a start that fails leaves no key behind for it.
- */
-export async function openConfiguredStore(config: Config, options: StoreOptions = {}): Promise<Store> {
-  const store = await openStore(config.databaseUrl, createSecretBox(config.secretsKey, config.previousSecretsKeys), {
-    poolSize: config.databasePoolSize,
-    connectTimeoutMs: config.databaseConnectTimeoutMs,
-    timeouts: config.databaseTimeouts,
-    writers: config.databaseWriters,
-    migrate: config.migrateOnStart,
-    ...options,
-  });
-  config.developmentKey?.save();
-  return store;
 }

@@ -5,7 +5,8 @@
 // none, so the next start seeds and shows them.
 import type { operations } from '../generated/api.js';
 import { createApp } from './app.js';
-import { loadConfig, openConfiguredStore } from './config.js';
+import { loadConfig } from './config.js';
+import { openConfiguredStore } from './configured-store.js';
 import { loadDestinationTypeRules } from './domain/destination-config-rules.js';
 import { systemClock } from './domain/time.js';
 import { describeFailure } from './failure.js';

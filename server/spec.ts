@@ -139,10 +139,18 @@ export function createSpecAjv(spec: OpenApiDocument, options: Pick<AjvOptions, '
   return ajv;
 }
 
-export function compileComponent(ajv: Ajv2020, name: string): ValidateFunction {
-  const validate = ajv.getSchema(`${SPEC_SCHEMA_ID}#/components/schemas/${name}`);
-  if (!validate) throw new Error(`no schema components/schemas/${name} in openapi.yaml`);
+/**
+ * The validator of the schema at a pointer of the spec, compiled once by `ajv` (createSpecAjv); of
+ * another document added to it, by that document's `$id`. A pointer to no schema throws.
+ */
+export function validatorAt(ajv: Ajv2020, pointer: string, schemaId = SPEC_SCHEMA_ID): ValidateFunction {
+  const validate = ajv.getSchema(`${schemaId}${pointer}`);
+  if (!validate) throw new Error(`openapi.yaml has no schema at ${pointer}`);
   return validate;
+}
+
+export function compileComponent(ajv: Ajv2020, name: string): ValidateFunction {
+  return validatorAt(ajv, `#/components/schemas/${name}`);
 }
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;

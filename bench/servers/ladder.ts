@@ -9,9 +9,9 @@ import * as releasedValidator from 'express-openapi-validator-released';
 import { createApp } from '../../server/app.js';
 import { loadDestinationTypeRules } from '../../server/domain/destination-config-rules.js';
 import { systemClock } from '../../server/domain/time.js';
+import { requestValidationErrors } from '../../server/http/bad-request.js';
 import { envelopeBounds, errorHandler } from '../../server/http/errors.js';
 import { createMetrics } from '../../server/http/metrics.js';
-import { requestValidationErrors } from '../../server/http/validation-errors.js';
 import { bindOperations } from '../../server/operations/bind.js';
 import { operationHandlers } from '../../server/operations/index.js';
 import {
@@ -46,7 +46,7 @@ const deps: PipelineDeps = { ...benchDeps(store, spec), probePaths: [] };
 /** The validator's layer as the server mounts it, with the validator as released. */
 function releasedValidatorLayer(): Layer {
   const handlers = releasedValidator.middleware(validatorOptions(spec, deps.validateResponses));
-  return { name: 'validator', stage: 'checks', attach: ({ checks }) => checks.use(handlers) };
+  return { name: 'validator', scope: 'api', handlers };
 }
 
 /** The server's pipeline up to the rung's layer, then the constant answer. */

@@ -25,7 +25,7 @@ export const LADDER: Rung[] = [
   { id: 'bare', label: 'bare Express' },
   { id: 'log', label: 'request log', upTo: 'request log', base: 'bare' },
   { id: 'headers', label: 'security headers', upTo: 'security headers', base: 'log' },
-  { id: 'match', label: 'operation match (and the warm-up flag)', upTo: 'warm-up checks', base: 'headers' },
+  { id: 'match', label: 'operation match', upTo: 'operation match', base: 'headers' },
   { id: 'auth', label: 'authentication with its key lookup', upTo: 'authentication', base: 'match' },
   { id: 'limit', label: 'rate limit', upTo: 'rate limit', base: 'auth' },
   { id: 'kind', label: 'key kind', upTo: 'key kind', base: 'limit' },

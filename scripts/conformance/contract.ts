@@ -10,9 +10,9 @@ import {
   type JsonObject,
   loadSpec,
   type OpenApiDocument,
-  SPEC_SCHEMA_ID,
   type SpecParameter,
   specOperations,
+  validatorAt,
 } from '../../server/spec.js';
 
 export interface DocumentedHeader {
@@ -59,12 +59,6 @@ function resolve<T>(spec: OpenApiDocument, node: T, at = '#'): T {
   return followRefs(spec, node, at).node as T;
 }
 
-function compileAt(ajv: Ajv2020, pointer: string): ValidateFunction {
-  const validate = ajv.getSchema(`${SPEC_SCHEMA_ID}${pointer}`);
-  if (!validate) throw new Error(`openapi.yaml has no schema at ${pointer}`);
-  return validate;
-}
-
 function documentedResponses(
   spec: OpenApiDocument,
   ajv: Ajv2020,
@@ -84,14 +78,14 @@ function documentedResponses(
       const schema = resolve(spec, (resolve(spec, header) as { schema: JsonObject }).schema);
       return {
         name: name.toLowerCase(),
-        validate: compileAt(ajv, `${headerAt}/schema`),
+        validate: validatorAt(ajv, `${headerAt}/schema`),
         numeric: schema.type === 'integer' || schema.type === 'number',
       };
     });
     documented.set(Number(status), {
       ...(mediaType && {
         mediaType,
-        body: compileAt(ajv, `${responseAt}/content/${escapePointer(mediaType)}/schema`),
+        body: validatorAt(ajv, `${responseAt}/content/${escapePointer(mediaType)}/schema`),
       }),
       headers,
     });
@@ -125,7 +119,7 @@ export function loadContract(spec: OpenApiDocument = loadSpec()): Contract {
     ajv,
     basePath,
     operations,
-    errorResponse: compileAt(ajv, '#/components/schemas/ErrorResponse'),
+    errorResponse: validatorAt(ajv, '#/components/schemas/ErrorResponse'),
   };
 }
 

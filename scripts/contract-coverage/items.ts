@@ -13,9 +13,9 @@ import {
   type OpenApiDocument,
   requestBodySchemaPointer,
   resolveRef,
-  SPEC_SCHEMA_ID,
   type SpecOperation,
   specOperations,
+  validatorAt,
 } from '../../server/spec.js';
 
 /** Where the records go; CONTRACT_COVERAGE_DIR moves it (the report's own tests do). */
@@ -44,7 +44,7 @@ export function oneOfAlternatives(spec: OpenApiDocument, pointer: string, ajv?: 
   const found = new Set<string>();
   const seen = new Set<string>();
   const withValue = ajv !== undefined;
-  const validates = (at: string, v: unknown) => ajv?.getSchema(`${SPEC_SCHEMA_ID}${at}`)?.(v) === true;
+  const validates = (at: string, v: unknown) => ajv !== undefined && validatorAt(ajv, at)(v) === true;
   const walk = (from: string, v: unknown): void => {
     // Alternatives are named where they are written: below the component a `$ref` names.
     const { node, pointer: at } = followRefs(spec, nodeAt(spec, from), from);

@@ -2,8 +2,8 @@
 // openapi.yaml at a git ref (default: the previous commit) against the working copy. Prints the
 // changes (format/report.ts) with their level (error, warning, info) and rule ids (engine/rules.ts);
 // exits 1 on an error (or a warning, with --fail-on warning) unless info.version has a new major version.
-import { parseArgs } from 'node:util';
 import { runMain } from '../../server/run-main.js';
+import { parseArgsOrMessage } from '../shared/cli-args.js';
 import { majorVersion, specChanges } from './engine/compare.js';
 import { FORMATS, type Format, report } from './format/report.js';
 import { CannotCompare, specAt, versionOf, WORKING_COPY, workingSpec } from './revisions.js';
@@ -19,23 +19,17 @@ function cannotCompare(why: string): number {
   return 2;
 }
 
-type Options = { values: { 'allow-missing'?: boolean; 'fail-on'?: string; format?: string }; positionals: string[] };
-
 export async function main(argv: string[]): Promise<number> {
-  let options: Options;
-  try {
-    options = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        'allow-missing': { type: 'boolean' },
-        'fail-on': { type: 'string', default: 'error' },
-        format: { type: 'string', default: 'text' },
-      },
-    });
-  } catch (err) {
-    return cannotCompare(`${(err as Error).message.split('\n')[0]} (${USAGE})`);
-  }
+  const options = parseArgsOrMessage({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      'allow-missing': { type: 'boolean' },
+      'fail-on': { type: 'string', default: 'error' },
+      format: { type: 'string', default: 'text' },
+    },
+  });
+  if (typeof options === 'string') return cannotCompare(`${options} (${USAGE})`);
   if (options.positionals.length > 1) return cannotCompare(`one ref at most (${USAGE})`);
   const failOn = options.values['fail-on'] ?? 'error';
   if (failOn !== 'error' && failOn !== 'warning')

@@ -15,6 +15,7 @@ import {
   resolveRef,
   specOperations,
   unescapePointer,
+  validatorAt,
 } from '../spec.js';
 import type { FieldError } from './field-errors.js';
 
@@ -165,9 +166,7 @@ export function requestBodySizesChecks(spec: OpenApiDocument, ajv: Ajv2020): Map
   ajv.addSchema({ $id: SIZES_SCHEMA_ID, components: { schemas }, paths }, undefined, undefined, false);
   for (const { operation, template, method } of bodies) {
     const pointer = requestBodySchemaPointer({ template, method });
-    const validate = ajv.getSchema(`${SIZES_SCHEMA_ID}${pointer}`);
-    if (!validate) throw new Error(`openapi.yaml has no request body schema at ${pointer}`);
-    checks.set(operation, sizesCheck(validate));
+    checks.set(operation, sizesCheck(validatorAt(ajv, pointer, SIZES_SCHEMA_ID)));
   }
   return checks;
 }

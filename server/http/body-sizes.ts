@@ -5,15 +5,15 @@ import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { RequestHandler } from 'express';
 import { requestBodySizesChecks } from '../domain/size-limits.js';
 import type { OpenApiDocument } from '../spec.js';
-import { deferFieldErrors, matchOf } from './request-context.js';
+import { addFieldErrors } from './bad-request.js';
+import { matchedOperation } from './request-context.js';
 
-/** After findOperation and the JSON body parser, before the validator. */
+/** After the operation match and the JSON body parser, before the validator. */
 export function checkBodySizes(spec: OpenApiDocument, ajv: Ajv2020): RequestHandler {
   const checks = requestBodySizesChecks(spec, ajv);
   return (req, _res, next) => {
-    const found = matchOf(req)?.operation;
-    const check = found && checks.get(found.operation);
-    if (check && typeof req.body === 'object' && req.body !== null) deferFieldErrors(req, check(req.body, '/body'));
+    const check = checks.get(matchedOperation(req).operation.operation);
+    if (check && typeof req.body === 'object' && req.body !== null) addFieldErrors(req, check(req.body, '/body'));
     next();
   };
 }

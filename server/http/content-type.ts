@@ -6,7 +6,7 @@ import { parse } from 'content-type';
 import type { RequestHandler } from 'express';
 import type { OpenApiOperation } from '../spec.js';
 import { HttpError, UNSUPPORTED_CHARSET, UNSUPPORTED_MEDIA_TYPE } from './errors.js';
-import { matchOf } from './request-context.js';
+import { matchedOperation } from './request-context.js';
 
 const UNSUPPORTED_PARAMETER =
   'Unsupported media type parameter: send the body as application/json, with no parameter but charset=utf-8.';
@@ -33,9 +33,9 @@ export function contentTypeProblem(operation: OpenApiOperation, header: string):
  * Content-Type describes no body the server reads, go on whatever it says.
  */
 export const checkContentType: RequestHandler = (req, _res, next) => {
-  const operation = matchOf(req)?.operation.operation;
+  const { operation } = matchedOperation(req).operation;
   const header = req.headers['content-type'];
-  if (operation?.requestBody && header !== undefined) {
+  if (operation.requestBody && header !== undefined) {
     const problem = contentTypeProblem(operation, header);
     if (problem) throw new HttpError(415, problem);
   }

@@ -6,6 +6,7 @@ import type { components } from '../../generated/api.js';
 import { type FieldError, FieldValidationError } from '../domain/field-errors.js';
 import { nodeAt, type OpenApiDocument } from '../spec.js';
 import { isDatabaseUnavailable } from '../store/database.js';
+import { type ValidationErrorsExplainer, validatorFieldErrors } from './bad-request.js';
 import { declaresBody } from './request-head.js';
 
 type ErrorBody = components['schemas']['ErrorResponse'];
@@ -142,21 +143,6 @@ const VALIDATOR_MESSAGES: Record<number, string> = {
   415: UNSUPPORTED_MEDIA_TYPE,
 };
 
-/** The validator says `params` and `headers`; the envelope uses OpenAPI's names for where a value is. */
-function envelopePath(validatorPath: string | undefined): string {
-  if (validatorPath === undefined || validatorPath === '') return '/';
-  return validatorPath.replace(/^\/params\//, '/path/').replace(/^\/headers\//, '/header/');
-}
-
-/** What refused a request with field errors: the validator, or a check or rule of the server's own. */
-export interface FieldRefusal {
-  by: 'validator' | 'server';
-  errors: FieldError[];
-}
-
-/** The field errors a 400 names, from everything that failed (see validation-errors.ts). */
-export type ValidationErrorsExplainer = (req: Request, refusal: FieldRefusal) => FieldError[];
-
 /**
  * The status of an error a library raised for the request itself, below 500 (http-errors' errors:
  * body-parser's and raw-body's for a corrupt compressed stream, an aborted or short body): the
@@ -205,11 +191,13 @@ function toHttpError(
       return validationError(
         explain(req, {
           by: 'validator',
-          errors: (err.errors ?? []).map((e) => ({ path: envelopePath(e.path), message: e.message ?? 'is invalid' })),
+          errors: validatorFieldErrors(err.errors ?? []),
         }),
         listed,
       );
     }
+    // The validator sees only requests the operation match has matched (operation-match.ts), but
+    // were the two to disagree, its 404 or 405 would still be the envelope's.
     const message = VALIDATOR_MESSAGES[err.status] ?? err.message;
     const headers: Record<string, string> =
       err.status === 405 && err.headers?.Allow ? { Allow: err.headers.Allow } : {};
@@ -264,8 +252,9 @@ export function errorHandler({ logger, bounds, explainValidationErrors }: ErrorH
   };
 }
 
-export const notFoundHandler: RequestHandler = (_req, res) => {
-  sendError(res, 404, NOT_FOUND);
+/** The answer to a request for nothing the app serves, outside the API (under it: operation-match.ts). */
+export const notFoundHandler: RequestHandler = () => {
+  throw noOperationError([]);
 };
 
 /** The answer to a request for no operation: 404, or 405 with `Allow` when its path takes the methods `allowed`. */

@@ -1,20 +1,16 @@
 // Finds the operation of openapi.yaml that a request is for, by method and by the path below one
 // of the spec's server URLs, with the path's parameters decoded; and the methods a path takes. A
-// HEAD request is for the GET operation of its path (head-requests.ts).
+// HEAD request is for the GET operation of its path (head-requests.ts). The request path's layer
+// that does it, and answers 404 or 405 for a request of no operation, is in operation-match.ts.
 import { decodedComponent } from '../domain/not-utf8.js';
 import { apiBasePaths, type OpenApiDocument, type SpecOperation, specOperations } from '../spec.js';
 import { answeredAs } from './head-requests.js';
-
-export interface Matched<Operation extends SpecOperation> {
-  operation: Operation;
-  /** By the template's names, decoded; undefined where not percent-encoded UTF-8. */
-  pathParameters: Record<string, string | undefined>;
-}
+import type { OperationMatch } from './operation.js';
 
 export type OperationMatcher<Operation extends SpecOperation> = (
   method: string,
   path: string,
-) => Matched<Operation> | undefined;
+) => OperationMatch<Operation> | undefined;
 
 interface CompiledTemplate<Operation> {
   operation: Operation;

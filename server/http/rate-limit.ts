@@ -9,7 +9,7 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { addressKey, retryAfterSeconds } from '../domain/rate-limit-rules.js';
 import type { CallTrace } from '../store/call-trace.js';
 import { HttpError } from './errors.js';
-import { authenticatedCaller, callTraceOf, isWarmUpRequest } from './request-context.js';
+import { authenticatedCaller, callTraceOf } from './request-context.js';
 
 /** For load tests and benchmarks: the limiter runs, with a limit no test reaches. */
 export const UNREACHABLE_RATE_LIMIT: RateLimitOptions = { windowMs: 60_000, limit: 1_000_000_000 };
@@ -99,7 +99,6 @@ export function authFailureThrottle({
 }: RateLimitOptions): CountAuthFailure {
   const counter = counters({ points: limit, duration: windowSeconds(windowMs), keyPrefix: 'auth-failures' });
   return async (req) => {
-    if (isWarmUpRequest(req)) return;
     // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#no-address-bucket
     const counted = await count(counter, addressKey(req.ip ?? ''), callTraceOf(req));
     if (!counted?.over) return;

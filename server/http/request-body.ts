@@ -8,10 +8,12 @@
 // - A declared length over the limit is refused at once: the body parser would read (and throw
 //   away) the whole body before it answered 413.
 // - A refusal sent before the body has arrived closes the connection (sendError, errors.ts).
+// - The body is read, as JSON, only for an operation that takes one.
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
-import type { RequestHandler } from 'express';
+import express, { type RequestHandler } from 'express';
 import { HttpError } from './errors.js';
-import { requestContext } from './request-context.js';
+import { matchedOperation, requestContext } from './request-context.js';
 
 /** For the HTTP server: this request waits for `100 Continue`, which the app sends when it reads the body. */
 export function holdContinue(req: IncomingMessage): void {
@@ -30,4 +32,24 @@ export function admitBody(limitBytes: number): RequestHandler {
     }
     next();
   };
+}
+
+/**
+ * The JSON body parser, noting which requests had an empty body, and which had one that is not
+ * UTF-8: the parser reads such bytes as U+FFFD, so the body it gives is not what was sent.
+ */
+export function jsonBody(limitBytes: number): RequestHandler {
+  return express.json({
+    limit: limitBytes,
+    type: ['application/json', 'application/*+json'],
+    verify: (req, _res, buffer) => {
+      if (buffer.length === 0) requestContext(req).emptyBody = true;
+      else if (!isUtf8(buffer)) requestContext(req).notUtf8Body = buffer;
+    },
+  });
+}
+
+/** Runs `handler` for a request to an operation that takes a body; a body sent to any other is not read. */
+export function whenOperationTakesBody(handler: RequestHandler): RequestHandler {
+  return (req, res, next) => (matchedOperation(req).operation.operation.requestBody ? handler(req, res, next) : next());
 }

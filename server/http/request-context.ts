@@ -2,27 +2,10 @@
 // goes when the request goes: the layers of the request path write it in their order and read it
 // from here, and nothing of it is kept anywhere else.
 import type { IncomingMessage } from 'node:http';
-import type { Caller, KeyKind } from '../domain/api-keys.js';
+import type { Caller } from '../domain/api-keys.js';
 import type { FieldError } from '../domain/field-errors.js';
-import type { SpecOperation } from '../spec.js';
 import type { CallTrace } from '../store/call-trace.js';
-
-/** An operation of the spec with what binding it to its handler computed, as the layers before the handler read it. */
-export interface OperationFacts extends SpecOperation {
-  readonly operationId: string;
-  /** The key kinds its security requirement accepts. */
-  readonly acceptedKeyKinds: readonly KeyKind[];
-  /** Its header parameters, under their names in the spec. */
-  readonly headerParameters: readonly string[];
-  /** The Cache-Control its success answer documents. */
-  readonly cacheControl: string;
-}
-
-export interface OperationMatch<Operation extends OperationFacts = OperationFacts> {
-  operation: Operation;
-  /** The path's parameters by their names in the template, decoded once; undefined where not percent-encoded UTF-8. */
-  pathParameters: Record<string, string | undefined>;
-}
+import type { OperationMatch } from './operation.js';
 
 /** The request's place in a trace, when tracing is on (telemetry/request-span.ts). */
 export interface RequestTrace {
@@ -39,13 +22,13 @@ export interface RequestContext {
   readonly warmUp: boolean;
   /** The client waits for `100 Continue` before it sends the body (request-body.ts). */
   awaitingContinue: boolean;
-  /** The operation the request is for, found once (request-shape.ts); absent for a path and method of none. */
+  /** The operation the request is for, found once (operation-match.ts); absent for a path and method of none. */
   match?: OperationMatch;
   /** The body, once read, was empty. */
   emptyBody: boolean;
   /** The body's bytes as sent, when they are not all UTF-8: the JSON parser read them as U+FFFD. */
   notUtf8Body?: Uint8Array;
-  /** Field errors found before the validator ran, for the 400 that names every failing field (validation-errors.ts). */
+  /** Field errors found before the validator ran, for the 400 that names every failing field (bad-request.ts). */
   fieldErrors: FieldError[];
   /** The calling key, once authenticated (auth.ts). */
   caller?: Caller;
@@ -78,6 +61,13 @@ export function matchOf(req: IncomingMessage): OperationMatch | undefined {
   return (req as HoldsContext)[CONTEXT]?.match;
 }
 
+/** The operation of a request past the operation match (operation-match.ts), which answers every other. */
+export function matchedOperation(req: IncomingMessage): OperationMatch {
+  const match = (req as HoldsContext)[CONTEXT]?.match;
+  if (!match) throw new Error('A layer that needs the operation runs before the operation match.');
+  return match;
+}
+
 /** Whether the request is one of the warm-up's own. */
 export function isWarmUpRequest(req: IncomingMessage): boolean {
   return (req as HoldsContext)[CONTEXT]?.warmUp === true;
@@ -88,11 +78,6 @@ export function authenticatedCaller(req: IncomingMessage): Caller {
   const caller = (req as HoldsContext)[CONTEXT]?.caller;
   if (!caller) throw new Error('A layer that needs the caller runs before authentication.');
   return caller;
-}
-
-/** Field errors found before the validator, for the 400 that will name them with its own. */
-export function deferFieldErrors(req: IncomingMessage, errors: readonly FieldError[]): void {
-  if (errors.length > 0) requestContext(req).fieldErrors.push(...errors);
 }
 
 /** Where a sampled request's calls are recorded; undefined for a request that is not sampled. */

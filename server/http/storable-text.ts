@@ -9,8 +9,9 @@ import { type FieldError, FieldValidationError } from '../domain/field-errors.js
 import { decodedComponent, NOT_PERCENT_ENCODED_UTF8, notUtf8Fields } from '../domain/not-utf8.js';
 import { unstorableTextErrors, unstorableTextReason } from '../domain/storable-text.js';
 import type { OpenApiDocument } from '../spec.js';
+import { addFieldErrors } from './bad-request.js';
 import { envelopeBounds } from './errors.js';
-import { deferFieldErrors, requestContext } from './request-context.js';
+import { matchedOperation, requestContext } from './request-context.js';
 import { queryStringOf } from './request-head.js';
 
 /** A name or value of a query string decoded as a form does (`+` is a space); undefined when not percent-encoded UTF-8. */
@@ -35,16 +36,16 @@ function queryErrors(queryString: string): FieldError[] {
   return errors;
 }
 
-/** After findOperation and the JSON body parser. */
+/** After the operation match and the JSON body parser. */
 export function checkStorableText(spec: OpenApiDocument): RequestHandler {
   const max = envelopeBounds(spec).fieldErrors;
   return (req, _res, next) => {
     const context = requestContext(req);
-    if (!context.match) return next();
+    const { pathParameters } = matchedOperation(req);
     const queryString = queryStringOf(req.originalUrl);
     const errors: FieldError[] = [];
     let pathUnreadable = false;
-    for (const [name, value] of Object.entries(context.match.pathParameters)) {
+    for (const [name, value] of Object.entries(pathParameters)) {
       pathUnreadable ||= value === undefined;
       const reason = value === undefined ? NOT_PERCENT_ENCODED_UTF8 : unstorableTextReason(value);
       if (reason) errors.push({ path: `/path/${name}`, message: reason });
@@ -53,7 +54,7 @@ export function checkStorableText(spec: OpenApiDocument): RequestHandler {
     if (context.notUtf8Body) errors.push(...notUtf8Fields(context.notUtf8Body, '/body', max));
     errors.push(...unstorableTextErrors(req.body, '/body', max));
     if (pathUnreadable) throw new FieldValidationError(errors);
-    deferFieldErrors(req, errors.slice(0, max));
+    addFieldErrors(req, errors.slice(0, max));
     next();
   };
 }

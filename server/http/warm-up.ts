@@ -1,8 +1,7 @@
 // Before the server takes traffic: one request per operation of the spec, through the real app on
-// a private loopback port, so that the validator has loaded the spec and compiled its request and
-// response validators. Requests carry no key: they are checked against the spec first (other
-// requests are checked after authentication), then stop at authentication. They are not traffic:
-// the request log and the failed-authentication throttle leave them out.
+// a private loopback port, so that the validator has loaded the spec and compiled its request
+// validators. Requests carry no key: they skip the caller's admission, take every check, and are
+// answered 204 before the handler. They are not traffic: the request log leaves them out.
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -27,10 +26,16 @@ function exampleRequests(spec: OpenApiDocument): { method: string; path: string;
   });
 }
 
-/** For a warm-up request only: `checkRequest` first, whose validators it compiles; then on as any request. */
-export function checkWarmUpRequest(checkRequest: RequestHandler): RequestHandler {
-  return (req, res, next) => (isWarmUpRequest(req) ? checkRequest(req, res, next) : next());
+/** Runs `handler` for every request but the warm-up's, which have no key to admit. */
+export function exceptWarmUp(handler: RequestHandler): RequestHandler {
+  return (req, res, next) => (isWarmUpRequest(req) ? next() : handler(req, res, next));
 }
+
+/** After the checks: a warm-up request has done its work, and no handler runs for it. */
+export const endWarmUpRequest: RequestHandler = (req, res, next) => {
+  if (isWarmUpRequest(req)) res.status(204).end();
+  else next();
+};
 
 export async function warmUp(app: Express, spec: OpenApiDocument): Promise<void> {
   const server = createServer((req, res) => {

@@ -4,7 +4,7 @@
 // the spec and the handlers is a ContractError naming every operationId concerned, on one line.
 
 import type { KeyKind } from '../domain/api-keys.js';
-import type { OperationFacts } from '../http/request-context.js';
+import type { AnyHandler, Operation } from '../http/operation.js';
 import {
   ContractError,
   type JsonObject,
@@ -13,7 +13,6 @@ import {
   resolveRef,
   specOperations,
 } from '../spec.js';
-import type { OperationDeps } from './types.js';
 
 /**
  * The Cache-Control its success answer documents (the `const` of the header's schema), which the
@@ -38,13 +37,6 @@ function successCacheControl(
   if (missing.length > 0)
     problems.push(`${where}: response ${missing.join(', ')} documents no Cache-Control header with a const value`);
   return String(values.find(([, value]) => typeof value === 'string')?.[1] ?? '');
-}
-
-/** A handler of some operation; its request type is checked where the table is written (index.ts). */
-export type AnyHandler = (request: never, deps: OperationDeps) => Promise<unknown>;
-
-export interface BoundOperation extends OperationFacts {
-  handler: AnyHandler;
 }
 
 function acceptedKeyKinds(
@@ -79,12 +71,9 @@ function acceptedKeyKinds(
   return [...kinds];
 }
 
-export function bindOperations(
-  spec: OpenApiDocument,
-  handlers: Readonly<Record<string, AnyHandler>>,
-): BoundOperation[] {
+export function bindOperations(spec: OpenApiDocument, handlers: Readonly<Record<string, AnyHandler>>): Operation[] {
   const problems: string[] = [];
-  const bound: BoundOperation[] = [];
+  const bound: Operation[] = [];
   const seen = new Set<string>();
   for (const entry of specOperations(spec)) {
     const operationId = entry.operation.operationId;

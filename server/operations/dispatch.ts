@@ -2,8 +2,8 @@
 // context), called with the request as it takes it (typed from the spec), and its result sent as
 // the response. One layer for every operation, dispatching from the match the request already has.
 import type { Request, RequestHandler } from 'express';
-import { type OperationMatch, requestContext } from '../http/request-context.js';
-import type { BoundOperation } from './bind.js';
+import type { Operation, OperationMatch } from '../http/operation.js';
+import { requestContext } from '../http/request-context.js';
 import { JsonText } from './json-text.js';
 import type { OperationDeps } from './types.js';
 
@@ -25,15 +25,15 @@ type UntypedHandler = (
  * parsed and given to it there; in production that text is sent as it is.
  */
 export function dispatchOperations(
-  operations: readonly BoundOperation[],
+  operations: readonly Operation[],
   deps: OperationDeps,
   validateResponses: boolean,
 ): RequestHandler {
-  // Keyed by the bound operation: the match holds the same object (findOperation is given these).
+  // Keyed by the bound operation: the match holds the same object (the operation match is given these).
   const handlers = new Map(operations.map((bound) => [bound, bound.handler as unknown as UntypedHandler]));
   return async (req, res, next) => {
     const { match, caller, trace } = requestContext(req);
-    const handler = match && handlers.get(match.operation as BoundOperation);
+    const handler = match && handlers.get(match.operation as Operation);
     // No operation of the spec at this path and method: on to the 404.
     if (!match || !handler) return next();
     const result = await handler(

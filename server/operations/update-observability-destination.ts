@@ -5,9 +5,9 @@ import { configRulesOf, type DestinationTypeRules } from '../domain/destination-
 import type { StoredDestination } from '../domain/destination-update.js';
 import { destinationEtag } from '../domain/etag.js';
 import { FieldValidationError } from '../domain/field-errors.js';
-import { nonLinearPatternErrors } from '../domain/linear-regex.js';
 import { maskConfig } from '../domain/masking.js';
 import { HttpError } from '../http/errors.js';
+import { nonLinearPatternErrors } from '../regex/linearity.js';
 import type { Handler } from './types.js';
 
 type Destination = components['schemas']['ObservabilityDestination'];

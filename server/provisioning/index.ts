@@ -15,11 +15,11 @@ import {
 } from '../domain/destination-config-rules.js';
 import type { DestinationState, StoredDestination } from '../domain/destination-update.js';
 import { type FieldError, FieldValidationError } from '../domain/field-errors.js';
-import { nonLinearPatternErrors } from '../domain/linear-regex.js';
 import { looksMasked } from '../domain/masking.js';
 import { MAX_CONFIG_JSON_LENGTH } from '../domain/presets.js';
-import { type SchemaExplainer, schemaExplainer } from '../domain/schema-errors.js';
-import { createSpecAjv, loadSpec, type OpenApiDocument, SPEC_SCHEMA_ID, specOperation } from '../spec.js';
+import { type SchemaExplainer, schemaExplainer } from '../http/schema-errors.js';
+import { nonLinearPatternErrors } from '../regex/linearity.js';
+import { createSpecAjv, loadSpec, type OpenApiDocument, specOperation, validatorAt } from '../spec.js';
 import type { Store } from '../store/index.js';
 
 type ApiKey = components['schemas']['ApiKey'];
@@ -48,7 +48,7 @@ function loadContract() {
 function checkAgainstSpec(checks: Check[], more: FieldError[] = []): void {
   const { withDefaults, explainer } = loadContract();
   const errors = checks.flatMap(([pointer, value, field]) => {
-    if (value === undefined || withDefaults.getSchema(`${SPEC_SCHEMA_ID}${pointer}`)?.(value)) return [];
+    if (value === undefined || validatorAt(withDefaults, pointer)(value)) return [];
     return explainer.explain(pointer, value, `/${field}`);
   });
   errors.push(...more);

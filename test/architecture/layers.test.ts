@@ -9,12 +9,12 @@ const serverDir = join(projectRoot, 'server');
 
 /** Highest first; a module may import its own layer or any below. */
 const LAYERS: [string, RegExp][] = [
-  ['entries', /^(main|cli|run-main|failure|config|config-values|dev-key-file)\.ts$/],
+  ['entries', /^(main|cli|run-main|failure|config|config-values|dev-key-file|secrets-key|configured-store)\.ts$/],
   ['composition', /^(app|request-pipeline)\.ts$/],
   ['operations', /^operations\//],
   ['http, telemetry and provisioning', /^(http|telemetry|provisioning)\//],
   ['store', /^store\//],
-  ['domain', /^domain\//],
+  ['domain and the regex analysis', /^(domain|regex)\//],
   ['contract, places and the configuration error', /^(spec|project-root|config-error)\.ts$/],
 ];
 

@@ -140,7 +140,7 @@ describe('the same PATCH', () => {
   const path = () => operationPath(spec, operationId, { id: seeded.destinationId });
   // The spec's examples, but for the one that sends a mask back: the straightforward baseline
   // skips the masked-secret rule. And a rotation of a secret long enough for its mask to show its ends.
-  const { path: template, method } = findOperation(operationId);
+  const { template, method } = findOperation(operationId);
   const examples = nodeAt(
     spec,
     `#/paths/${escapePointer(template)}/${method}/requestBody/content/application~1json/examples`,

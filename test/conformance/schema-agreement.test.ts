@@ -11,8 +11,8 @@ import {
   partialOf,
   semanticRules,
 } from '../../scripts/conformance/generate/arbitraries.js';
-import { nonLinearPatternReason } from '../../server/domain/linear-regex.js';
 import { createDestination } from '../../server/provisioning/index.js';
+import { nonLinearPatternReason } from '../../server/regex/linearity.js';
 import { readDestination } from '../support/destinations.js';
 import { destinationTypes } from '../support/server.js';
 import { spec } from '../support/spec.js';

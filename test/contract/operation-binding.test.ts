@@ -2,7 +2,8 @@
 // match exactly, or the server does not start.
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../server/app.js';
-import { type AnyHandler, bindOperations } from '../../server/operations/bind.js';
+import type { AnyHandler } from '../../server/http/operation.js';
+import { bindOperations } from '../../server/operations/bind.js';
 import { operationHandlers } from '../../server/operations/index.js';
 import { apiBasePaths, ContractError, type OpenApiDocument, specOperations } from '../../server/spec.js';
 import { spec } from '../support/spec.js';

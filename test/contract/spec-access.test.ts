@@ -183,7 +183,7 @@ describe('the validator of the contract', () => {
 
   it('says which component the contract lacks', () => {
     expect(() => compileComponent(createSpecAjv(spec), 'Nope')).toThrow(
-      'no schema components/schemas/Nope in openapi.yaml',
+      'openapi.yaml has no schema at #/components/schemas/Nope',
     );
   });
 });

@@ -46,7 +46,7 @@ describe('a request without a valid key', () => {
     expect((await call(server, 'GET', '/api/v1/no-such-path')).status).toBe(404);
     const wrongMethod = await call(server, 'DELETE', destinationPath);
     const taken = specOperations(spec)
-      .filter((entry) => entry.template === findOperation('updateObservabilityDestination').path)
+      .filter((entry) => entry.template === findOperation('updateObservabilityDestination').template)
       .map((entry) => entry.method.toUpperCase());
     // A path that takes GET takes HEAD too (RFC 9110, 9.3.2), and says so in Allow.
     if (taken.includes('GET')) taken.push('HEAD');

@@ -2,13 +2,14 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docsRouter } from '../../server/http/docs.js';
-import { notFoundHandler } from '../../server/http/errors.js';
+import { envelopeBounds, errorHandler, notFoundHandler } from '../../server/http/errors.js';
 import { securityHeaders } from '../../server/http/security-headers.js';
 import { consoleFolder } from '../../server/project-root.js';
 import { type Listening, listenOnLoopback } from '../support/listen.js';
-import { startTestServer } from '../support/server.js';
+import { spec, startTestServer } from '../support/server.js';
 
 // Everything the page needs comes from this server, or is inline, or is data built in the page:
 // nothing from another origin, and no upgrade-insecure-requests, which would send a page opened over
@@ -61,6 +62,13 @@ beforeAll(async () => {
   app.use('/docs', docsRouter(built));
   app.use('/unbuilt-docs', docsRouter(join(folder, 'not-built')));
   app.use(notFoundHandler);
+  app.use(
+    errorHandler({
+      logger: pino({ level: 'silent' }),
+      bounds: envelopeBounds(spec),
+      explainValidationErrors: (_req, refusal) => refusal.errors,
+    }),
+  );
   listening = await listenOnLoopback(app);
   baseUrl = listening.baseUrl;
 });

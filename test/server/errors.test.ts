@@ -197,6 +197,13 @@ describe('request errors', () => {
     expectEnvelope(await call(server, 'GET', '/api/v2/keys/abc', { key: workspace.managementKey }), 404);
   });
 
+  it('answers a path of no operation with 404 whatever it holds, before any key: no check of the spec applies to it', async () => {
+    const { server } = await setUp();
+    // The template's, but for the trailing slash, which Express's routes (and the validator's) would take.
+    expectEnvelope(await call(server, 'GET', '/api/v1/keys/not%20a%20hash/'), 404);
+    expectEnvelope(await call(server, 'GET', '/api/v1/KEYS/not%20a%20hash'), 404);
+  });
+
   // Each operation at its path with a trailing slash, and with the path's letters in upper case:
   // Express's routes would match both, the spec matches neither.
   const nearPaths = specOperations(spec).flatMap(({ method, operation, parameters }) => {

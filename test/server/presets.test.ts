@@ -252,7 +252,7 @@ describe('a page of large versions', () => {
   });
 
   it('is stated in the contract: the budget of a page, and the length of a config', () => {
-    const { path, method } = findOperation('listPresetVersions');
+    const { template: path, method } = findOperation('listPresetVersions');
     const description = String(nodeAt(spec, `#/paths/${escapePointer(path)}/${method}/description`));
     expect(description).toContain(PAGE_CHARACTER_BUDGET.toLocaleString('en'));
     expect(description).toContain(MAX_CONFIG_JSON_LENGTH.toLocaleString('en'));

@@ -14,13 +14,7 @@ import { UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
 import { warmUp } from '../../server/http/warm-up.js';
 import { bindOperations } from '../../server/operations/bind.js';
 import { operationHandlers } from '../../server/operations/index.js';
-import {
-  type Layer,
-  type LayerName,
-  mountPipeline,
-  requestPipeline,
-  type Stage,
-} from '../../server/request-pipeline.js';
+import { type Layer, type LayerName, mountPipeline, requestPipeline } from '../../server/request-pipeline.js';
 import { createSpecAjv, operationPath, type SpecOperation, specOperations } from '../../server/spec.js';
 import { openStore, type Store } from '../../server/store/index.js';
 import { destinationTypes, spec } from '../support/server.js';
@@ -105,52 +99,84 @@ describe('the request pipeline', () => {
 });
 
 describe('mounting the pipeline', () => {
-  /** A layer that notes its name when a request passes it. */
+  /** A layer of the API that notes its name when a request passes it. */
   const noting =
     (seen: string[]) =>
-    (name: LayerName, stage: Stage): Layer => ({
+    (name: LayerName): Layer => ({
       name,
-      stage,
-      attach: (routers) =>
-        routers[stage === 'every request' ? 'app' : stage].use((_req, _res, next) => {
+      scope: 'api',
+      handlers: [
+        (_req, _res, next) => {
           seen.push(name);
           next();
-        }),
+        },
+      ],
     });
-  const realLayer = (name: LayerName) => {
-    const found = layers.find((layer) => layer.name === name);
-    if (!found) throw new Error(`no layer ${name}`);
-    return found;
-  };
+  const realLayers = (...names: LayerName[]) =>
+    names.map((name) => {
+      const found = layers.find((layer) => layer.name === name);
+      if (!found) throw new Error(`no layer ${name}`);
+      return found;
+    });
 
-  it("runs each layer of the checks once per request, after the caller's admission", async () => {
+  it('runs each layer once per request, in the order of the list', async () => {
     const seen: string[] = [];
     const note = noting(seen);
     await statusThrough([
-      realLayer('operation match'),
-      note('authentication', 'admission'),
-      note('content type', 'checks'),
-      note('json body', 'checks'),
-      note('validator', 'checks'),
+      ...realLayers('operation match'),
+      note('authentication'),
+      note('content type'),
+      note('json body'),
+      note('validator'),
     ]);
     expect(seen).toEqual(['authentication', 'content type', 'json body', 'validator']);
   });
 
-  it("takes the server's own requests at start through the checks before authentication", async () => {
+  it('hands a request to its handler in a later turn of the event loop than its checks', async () => {
     const seen: string[] = [];
-    const note = noting(seen);
     const app = express();
     mountPipeline(app, spec, [
-      realLayer('operation match'),
-      realLayer('warm-up checks'),
-      note('authentication', 'admission'),
-      note('content type', 'checks'),
+      ...realLayers('operation match'),
+      {
+        name: 'pending field errors',
+        scope: 'api',
+        handlers: [
+          (_req, _res, next) => {
+            setImmediate(() => seen.push('the turn of the checks ended'));
+            next();
+          },
+        ],
+      },
+      ...realLayers('next turn'),
+      noting(seen)('operations'),
     ]);
     app.use((_req, res) => {
       res.json({});
     });
+    const listening = app.listen(0, '127.0.0.1');
+    await once(listening, 'listening');
+    try {
+      const first = specOperations(spec)[0];
+      if (!first) throw new Error('the spec has no operation');
+      await fetch(`http://127.0.0.1:${(listening.address() as AddressInfo).port}${examplePath(first)}`);
+    } finally {
+      listening.close();
+    }
+    expect(seen).toEqual(['the turn of the checks ended', 'operations']);
+  });
+
+  it("takes the server's own requests at start past the caller's admission, through the checks, and ends them before the operations", async () => {
+    const seen: string[] = [];
+    const note = noting(seen);
+    const app = express();
+    mountPipeline(app, spec, [
+      ...realLayers('operation match', 'authentication', 'rate limit', 'key kind'),
+      note('content type'),
+      ...realLayers('warm-up end'),
+      note('operations'),
+    ]);
     await warmUp(app, spec);
-    expect(seen.slice(0, 2)).toEqual(['content type', 'authentication']);
+    expect(seen).toEqual(specOperations(spec).map(() => 'content type'));
   });
 });
 
@@ -160,7 +186,7 @@ describe("the benchmark's ladder", () => {
     const positions = LADDER.flatMap((rung) => (rung.upTo ? [names.indexOf(rung.upTo)] : []));
     expect(positions.every((position) => position >= 0)).toBe(true);
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
-    expect(names[Math.max(...positions) + 1]).toBe('operations');
+    expect(names.slice(Math.max(...positions) + 1)).toEqual(['next turn', 'operations']);
   });
 
   it('measures every rung against a rung before it', () => {

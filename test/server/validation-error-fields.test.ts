@@ -1,8 +1,10 @@
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FieldError } from '../../server/domain/field-errors.js';
-import { checkRequestShape, findOperation, jsonBody } from '../../server/http/request-shape.js';
-import { requestValidationErrors } from '../../server/http/validation-errors.js';
+import { requestValidationErrors } from '../../server/http/bad-request.js';
+import { matchOperation } from '../../server/http/operation-match.js';
+import { jsonBody } from '../../server/http/request-body.js';
+import { checkRequestShape } from '../../server/http/request-shape.js';
 import { bindOperations } from '../../server/operations/bind.js';
 import { operationHandlers } from '../../server/operations/index.js';
 import { BODY_LIMIT_BYTES } from '../../server/request-pipeline.js';
@@ -20,7 +22,7 @@ let baseUrl: string;
 beforeAll(async () => {
   const explain = requestValidationErrors(spec, createSpecAjv(spec));
   const app = express();
-  app.use(findOperation(spec, operations), jsonBody(BODY_LIMIT_BYTES), checkRequestShape(operations), (req, res) => {
+  app.use(matchOperation(spec, operations), jsonBody(BODY_LIMIT_BYTES), checkRequestShape(operations), (req, res) => {
     res.json(explain(req, { by: 'validator', errors: validatorErrors }));
   });
   listening = await listenOnLoopback(app);

@@ -5,13 +5,12 @@ import {
   compileComponent,
   createSpecAjv,
   loadSpec,
-  type OpenApiOperation,
   type OpenApiParameter,
   requestBodySchemaPointer,
   resolveRef as resolveSpecRef,
-  SPEC_SCHEMA_ID,
-  type SpecParameter,
+  type SpecOperation,
   specOperation,
+  validatorAt,
 } from '../../server/spec.js';
 
 export const spec = loadSpec();
@@ -22,20 +21,12 @@ export function componentSchema(name: string): ValidateFunction {
 }
 
 /** An operation of the spec by operationId, with its parameters as they apply (path item's included, `$ref`s followed). */
-export function findOperation(operationId: string): {
-  path: string;
-  method: string;
-  operation: OpenApiOperation;
-  parameters: SpecParameter[];
-} {
-  const found = specOperation(spec, operationId);
-  return { path: found.template, method: found.method, operation: found.operation, parameters: found.parameters };
+export function findOperation(operationId: string): SpecOperation {
+  return specOperation(spec, operationId);
 }
 
 function compilePointer(pointer: string): ValidateFunction {
-  const validate = ajv.getSchema(`${SPEC_SCHEMA_ID}${pointer}`);
-  if (!validate) throw new Error(`cannot compile ${pointer}`);
-  return validate;
+  return validatorAt(ajv, pointer);
 }
 
 export function parameterSchema(operationId: string, location: OpenApiParameter['in'], name: string): ValidateFunction {
@@ -45,8 +36,7 @@ export function parameterSchema(operationId: string, location: OpenApiParameter[
 }
 
 export function requestBodySchema(operationId: string): ValidateFunction {
-  const { path, method } = findOperation(operationId);
-  return compilePointer(requestBodySchemaPointer({ template: path, method }));
+  return compilePointer(requestBodySchemaPointer(findOperation(operationId)));
 }
 
 export function describeErrors(errors: ErrorObject[] | null | undefined): string {

@@ -14,7 +14,8 @@ import {
   type Exercised,
   oneOfAlternatives,
 } from '../../../scripts/contract-coverage/items.js';
-import { matchOf, type OperationMatch } from '../../../server/http/request-context.js';
+import type { OperationMatch } from '../../../server/http/operation.js';
+import { matchOf } from '../../../server/http/request-context.js';
 import { createSpecAjv, type OpenApiDocument } from '../../../server/spec.js';
 
 const records: Exercised[] = [];

@@ -6,7 +6,7 @@
 // `^` and `$` (without the m flag) read marks that stand before and after the text; `\b`, `\B` and
 // lookarounds read nothing and may fail, so nothing after them is sure to match.
 import type { AST } from '@eslint-community/regexpp';
-import { UncheckablePattern, type WorkBudget } from './regex-budget.js';
+import { UncheckablePattern, type WorkBudget } from './budget.js';
 import {
   classLabel,
   type Flags,
@@ -17,7 +17,7 @@ import {
   TEXT_END,
   TEXT_START,
   withModifiers,
-} from './regex-syntax.js';
+} from './syntax.js';
 
 /** Position → ways to reach it, at most 2. */
 export type Ways = Map<number, number>;

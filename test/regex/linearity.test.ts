@@ -6,7 +6,7 @@ import {
   MAX_PATTERN_POSITIONS,
   nonLinearPatternErrors,
   nonLinearPatternReason,
-} from '../../server/domain/linear-regex.js';
+} from '../../server/regex/linearity.js';
 import { nodeAt } from '../../server/spec.js';
 import { CATASTROPHIC_PATTERNS, LINEAR_PATTERNS } from '../support/regex-patterns.js';
 import { spec } from '../support/spec.js';

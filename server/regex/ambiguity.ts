@@ -1,5 +1,5 @@
 // Whether a backtracking matcher can take more than linear time on a pattern, read from its
-// position automaton (regex-positions.ts) by following two paths at once over the same text:
+// position automaton (positions.ts) by following two paths at once over the same text:
 // - two paths that part and meet again are two ways to match the same text, and a backtracking
 //   matcher tries every way before it fails: exponential when both ways go around one loop
 //   (`(a+)+`, `(a|a)*`), more than linear otherwise (`\s*\s*`), or a constant factor that grows
@@ -9,9 +9,9 @@
 //   text again, and the search takes time quadratic in the text's length (`a+b`, `foo.*bar`).
 // Without either, a search follows at most one path per position of the pattern and per
 // character of the text: linear time.
-import type { WorkBudget } from './regex-budget.js';
-import type { PositionAutomaton } from './regex-positions.js';
-import type { Label } from './regex-syntax.js';
+import type { WorkBudget } from './budget.js';
+import type { PositionAutomaton } from './positions.js';
+import type { Label } from './syntax.js';
 
 export type SuperLinearCause =
   /** Two ways to match the same text around one loop. */

@@ -1,13 +1,13 @@
 // The rule of openapi.yaml's RegexFilterRule that no schema can say: a pattern is accepted only
 // when a backtracking engine (JavaScript's RegExp) searches a text for it in time linear in the
-// text's length (regex-ambiguity.ts says why), and only when checking that stays within a bound of
+// text's length (ambiguity.ts says why), and only when checking that stays within a bound of
 // work proportional to the pattern's own length, so that a request's patterns cost at most a
 // fixed multiple of their size.
 import type { components } from '../../generated/api.js';
-import type { FieldError } from './field-errors.js';
-import { type SuperLinearFinding, superLinearCause } from './regex-ambiguity.js';
-import { OutOfBudget, UncheckablePattern, type Unsupported, WorkBudget } from './regex-budget.js';
-import { positionAutomaton } from './regex-positions.js';
+import type { FieldError } from '../domain/field-errors.js';
+import { type SuperLinearFinding, superLinearCause } from './ambiguity.js';
+import { OutOfBudget, UncheckablePattern, type Unsupported, WorkBudget } from './budget.js';
+import { positionAutomaton } from './positions.js';
 
 type FilterRules = components['schemas']['FilterRules'];
 

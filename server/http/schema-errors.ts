@@ -5,6 +5,7 @@
 // (a discriminating enum, such as `operator`) is explained by the branch that value selects, and a
 // nullable `oneOf` by its non-null branch. Everything else is Ajv's own verdict, level by level.
 import type { Ajv2020, ErrorObject } from 'ajv/dist/2020.js';
+import type { FieldError } from '../domain/field-errors.js';
 import {
   escapePointer,
   followRefs,
@@ -12,10 +13,9 @@ import {
   type JsonObject,
   nodeAt,
   type OpenApiDocument,
-  SPEC_SCHEMA_ID,
   unescapePointer,
+  validatorAt,
 } from '../spec.js';
-import type { FieldError } from './field-errors.js';
 
 type Schema = JsonObject;
 
@@ -125,11 +125,7 @@ export function schemaExplainer(spec: OpenApiDocument, ajv: Ajv2020): SchemaExpl
     return { pointer: found.pointer, schema: found.node };
   });
 
-  const validatorAt = memoized((pointer: string) => {
-    const validate = ajv.getSchema(`${SPEC_SCHEMA_ID}${pointer}`);
-    if (!validate) throw new Error(`openapi.yaml has no schema at ${pointer}`);
-    return validate;
-  });
+  const validatorOf = memoized((pointer: string) => validatorAt(ajv, pointer));
 
   function admitsType(schema: Schema, value: unknown): boolean {
     if (schema.type === undefined) return true;
@@ -200,7 +196,7 @@ export function schemaExplainer(spec: OpenApiDocument, ajv: Ajv2020): SchemaExpl
   }
 
   function rawErrors(pointer: string, value: unknown, path: string, tally: Tally): FieldError[] {
-    const validate = validatorAt(pointer);
+    const validate = validatorOf(pointer);
     validate(value);
     const described = (validate.errors ?? [])
       .filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'propertyNames')
@@ -223,7 +219,7 @@ export function schemaExplainer(spec: OpenApiDocument, ajv: Ajv2020): SchemaExpl
   ): FieldError[] {
     let validated = known;
     if (!validated) {
-      const validate = validatorAt(pointer);
+      const validate = validatorOf(pointer);
       if (validate(value)) return [];
       validated = { errors: validate.errors ?? [], base: '' };
     }

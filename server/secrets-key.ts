@@ -1,0 +1,78 @@
+// The key that seals the secrets the store keeps: SECRETS_KEY, or in development a key of the
+// database's own, kept in a file beside it (dev-key-file.ts) and made on the first start.
+import { randomBytes } from 'node:crypto';
+import { ConfigError } from './config-error.js';
+import { decodeSecretsKey } from './config-values.js';
+import { developmentKeyFile, readOwnKey, readSharedKey, writeKeyFile } from './dev-key-file.js';
+import { type DatabaseLocation, parseDatabaseUrl } from './store/database.js';
+
+/** A development key made for a database, written (with its warning) once the database has opened. */
+export interface PendingDevelopmentKey {
+  file: string;
+  save(): void;
+}
+
+interface ResolvedKey {
+  secretsKey: Buffer;
+  developmentKey?: PendingDevelopmentKey;
+}
+
+/**
+ * SECRETS_KEY, or in development a key generated once for the database (with a warning), so that
+ * the quick start needs no setup. Production refuses to start without it. A database that already
+ * has data and no key of its own takes over the shared key of its folder (dev-key-file.ts), so that
+ * nothing it holds becomes unreadable.
+ */
+export function resolveSecretsKey(
+  env: NodeJS.ProcessEnv,
+  databaseUrl: string,
+  warn: (message: string) => void,
+): ResolvedKey {
+  if (env.SECRETS_KEY) return { secretsKey: decodeSecretsKey(env.SECRETS_KEY, 'SECRETS_KEY') };
+  if (env.NODE_ENV === 'production') {
+    throw new ConfigError(
+      'SECRETS_KEY is required when NODE_ENV=production (32 random bytes in base64, e.g. `openssl rand -base64 32`).',
+    );
+  }
+  const location = parseDatabaseUrl(databaseUrl);
+  if (location.kind === 'sqlite' && location.filename === ':memory:') return { secretsKey: randomBytes(32) };
+  const keyFile = developmentKeyFile(databaseUrl);
+  const cannot = (err: unknown) => {
+    if (err instanceof ConfigError) return err;
+    const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    return new ConfigError(
+      `SECRETS_KEY is not set, and the development key ${keyFile} cannot be made (${reason}): set SECRETS_KEY, or a DATABASE_URL in a folder that can be written.`,
+    );
+  };
+  try {
+    const own = readOwnKey(keyFile);
+    if (own) return { secretsKey: decodeSecretsKey(own.text, own.file) };
+    const made = newDevelopmentKey(location, keyFile);
+    const save = () => {
+      try {
+        writeKeyFile(keyFile, made.key);
+      } catch (err) {
+        throw cannot(err);
+      }
+      warn(made.warning);
+    };
+    return { secretsKey: made.key, developmentKey: { file: keyFile, save } };
+  } catch (err) {
+    throw cannot(err);
+  }
+}
+
+/** The key of a database that has none yet: its folder's shared key when it takes it over, a new one otherwise. */
+function newDevelopmentKey(location: DatabaseLocation, keyFile: string): { key: Buffer; warning: string } {
+  const shared = readSharedKey(location, keyFile);
+  if (shared) {
+    return {
+      key: decodeSecretsKey(shared.text, shared.file),
+      warning: `SECRETS_KEY is not set: the development key of this database is now ${keyFile} (copied from ${shared.file}, which other databases of the folder may still use). Set SECRETS_KEY in production.`,
+    };
+  }
+  return {
+    key: randomBytes(32),
+    warning: `SECRETS_KEY is not set: generated a development key into ${keyFile}. Set SECRETS_KEY in production.`,
+  };
+}
