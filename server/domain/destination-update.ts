@@ -19,19 +19,21 @@ import { looksMasked, maskSecret } from './masking.js';
 type Destination = components['schemas']['ObservabilityDestination'];
 type DestinationUpdate = components['schemas']['ObservabilityDestinationUpdate'];
 
+/** The settings of a destination, beside its regions and its config: what a PATCH or the CLI sets. */
+export const DESTINATION_SETTINGS = [
+  'name',
+  'enabled',
+  'privacy_mode',
+  'sampling_rate',
+  'api_key_hashes',
+  'filter_rules',
+  'broadcast_generation_cost',
+  'broadcast_generation_identity',
+  'broadcast_generation_request_context',
+] as const;
+
 /** What a PATCH can change; the config with its secrets in clear. */
-export type DestinationState = Pick<
-  Destination,
-  | 'name'
-  | 'enabled'
-  | 'privacy_mode'
-  | 'sampling_rate'
-  | 'api_key_hashes'
-  | 'filter_rules'
-  | 'broadcast_generation_cost'
-  | 'broadcast_generation_identity'
-  | 'broadcast_generation_request_context'
-> & {
+export type DestinationState = Pick<Destination, (typeof DESTINATION_SETTINGS)[number]> & {
   regions: DataRegions;
   config: ConfigValues;
 };

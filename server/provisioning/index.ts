@@ -13,7 +13,7 @@ import {
   type DestinationTypeRules,
   secretsOf,
 } from '../domain/destination-config-rules.js';
-import type { DestinationState, StoredDestination } from '../domain/destination-update.js';
+import { DESTINATION_SETTINGS, type DestinationState, type StoredDestination } from '../domain/destination-update.js';
 import { type FieldError, FieldValidationError } from '../domain/field-errors.js';
 import { looksMasked } from '../domain/masking.js';
 import { MAX_CONFIG_JSON_LENGTH } from '../domain/presets.js';
@@ -142,20 +142,9 @@ export async function createDestination(
     throw new FieldValidationError([
       { path: '/type', message: `must be one of: ${[...destinationTypes.keys()].join(', ')}` },
     ]);
-  const fields = [
-    'name',
-    'enabled',
-    'privacy_mode',
-    'sampling_rate',
-    'api_key_hashes',
-    'filter_rules',
-    'broadcast_generation_cost',
-    'broadcast_generation_identity',
-    'broadcast_generation_request_context',
-  ] as const;
   checkAgainstSpec(
     [
-      ...fields.map((field): Check => [destinationField(field), input[field], field]),
+      ...DESTINATION_SETTINGS.map((field): Check => [destinationField(field), input[field], field]),
       ['#/components/schemas/ObservabilityDestinationUpdate/properties/regions', input.regions, 'regions'],
     ],
     [...rules.validate(input.config, '/config'), ...maskedSecrets(input.config, rules)],
