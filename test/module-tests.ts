@@ -7,7 +7,6 @@ export const TESTS_OF_MODULE: Readonly<Record<string, readonly string[]>> = {
   'server/config-error.ts': ['test/server/config.test.ts', 'test/server/tracing-settings.test.ts'],
   'server/config-values.ts': ['test/server/config.test.ts'],
   'server/secrets-key.ts': ['test/server/dev-secrets-key.test.ts', 'test/server/config.test.ts'],
-  'server/configured-store.ts': ['test/server/dev-secrets-key.test.ts'],
   'server/dev-key-file.ts': ['test/server/dev-secrets-key.test.ts'],
   'server/domain/data-regions.ts': ['test/server/destinations.test.ts'],
   'server/domain/destination-config-rules.ts': ['test/domain/destination-rules.test.ts'],
