@@ -3,7 +3,7 @@
 // (mutation/record.json: the commit, the date, the wall time). The status in
 // notes/mutation-testing.md is a block written from both, and a test checks that it still is.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MutationTestResult } from 'mutation-testing-report-schema';
@@ -152,14 +152,16 @@ export function scopedFiles(mutate: string[]): string[] {
 }
 
 /**
- * The record's results with the files of a scoped run replaced by that run's results for them. Test
- * ids are the record's: a test the scoped run names is found in the record by its file and name, or
- * added to it.
+ * The record's results with the files of a scoped run replaced by that run's results for them, and
+ * without the files that are no longer in the tree (`exists`: moved or removed since). Test ids are
+ * the record's: a test the scoped run names is found in the record by its file and name, or added
+ * to it.
  */
 export function withScopedResults(
   whole: MutationTestResult,
   scoped: MutationTestResult,
   files: string[],
+  exists: (file: string) => boolean = (file) => existsSync(join(projectRoot, file)),
 ): MutationTestResult {
   const testFiles = structuredClone(whole.testFiles ?? {});
   let nextId =
@@ -193,7 +195,8 @@ export function withScopedResults(
       return [file, { ...result, mutants }];
     }),
   );
-  return { ...whole, files: { ...whole.files, ...replaced }, testFiles };
+  const kept = Object.fromEntries(Object.entries(whole.files).filter(([file]) => exists(file)));
+  return { ...whole, files: { ...kept, ...replaced }, testFiles };
 }
 
 export function mutantCount(results: MutationTestResult): number {

@@ -62,7 +62,7 @@ const scoped: MutationTestResult = {
 
 describe('a scoped run merged into the record', () => {
   it('replaces the results of its files only, keeping the record test ids and adding its new tests', () => {
-    const merged = withScopedResults(whole, scoped, ['server/a.ts']);
+    const merged = withScopedResults(whole, scoped, ['server/a.ts'], () => true);
     expect(merged.files['server/b.ts']).toEqual(whole.files['server/b.ts']);
     expect(merged.files['server/a.ts']?.source).toBe('new a');
     expect(
@@ -79,8 +79,13 @@ describe('a scoped run merged into the record', () => {
     expect(whole.testFiles?.['test/a.test.ts']?.tests).toHaveLength(1);
   });
 
+  it('leaves out the files of the record that are no longer in the tree', () => {
+    const merged = withScopedResults(whole, scoped, ['server/a.ts'], (file) => file !== 'server/b.ts');
+    expect(Object.keys(merged.files)).toEqual(['server/a.ts']);
+  });
+
   it('refuses a file the scoped run has no results for', () => {
-    expect(() => withScopedResults(whole, scoped, ['server/c.ts'])).toThrow(
+    expect(() => withScopedResults(whole, scoped, ['server/c.ts'], () => true)).toThrow(
       'the scoped run has no results for server/c.ts',
     );
   });
