@@ -51,6 +51,16 @@ function summary(body: unknown): string {
   return typeof message === 'string' ? message.slice(0, 200) : (JSON.stringify(body)?.slice(0, 200) ?? '(no body)');
 }
 
+/** A status the deployment answers and the operation does not document: what openapi.yaml lacks for it. */
+function undocumentedStatus(contract: Contract, operation: ContractOperation, status: number): string {
+  const documented = `documented: ${[...operation.responses.keys()].join(', ')}`;
+  const example = contract.documentedAs.get(status);
+  const lack = example
+    ? `: openapi.yaml lacks its response '${status}' (${example.operationId} has '${status}': {$ref: '${example.ref}'})`
+    : `: openapi.yaml lacks its response '${status}'`;
+  return `status ${status} is not documented for ${operation.operationId} (${documented})${lack}`;
+}
+
 /** What an answer breaks of the contract; none when it keeps it. A HEAD's answer has no body to check. */
 export function answerProblems(
   contract: Contract,
@@ -62,11 +72,7 @@ export function answerProblems(
   const problems: string[] = [];
   const documented = operation.responses.get(answer.status);
   if (answer.status >= 500) problems.push(`a server error (${answer.status}): ${answer.text.slice(0, 200)}`);
-  if (!documented) {
-    problems.push(
-      `status ${answer.status} is not documented for ${operation.operationId} (documented: ${[...operation.responses.keys()].join(', ')})`,
-    );
-  }
+  if (!documented) problems.push(undocumentedStatus(contract, operation, answer.status));
   let body: unknown;
   if (documented?.body) {
     const contentType = answer.headers.get('content-type') ?? '';

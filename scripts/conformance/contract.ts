@@ -53,6 +53,8 @@ export interface Contract {
   operations: ContractOperation[];
   /** The envelope of every non-2xx answer. */
   errorResponse: ValidateFunction;
+  /** For each status documented by a `$ref`, the first operation that does and its `$ref`: an example for one that lacks it. */
+  documentedAs: Map<number, { operationId: string; ref: string }>;
 }
 
 function resolve<T>(spec: OpenApiDocument, node: T, at = '#'): T {
@@ -113,6 +115,13 @@ export function loadContract(spec: OpenApiDocument = loadSpec()): Contract {
       keyKinds: keyKindsOf(spec, operation.security),
     };
   });
+  const documentedAs = new Map<number, { operationId: string; ref: string }>();
+  for (const { operation } of specOperations(spec))
+    for (const [status, written] of Object.entries(operation.responses)) {
+      const ref = (written as { $ref?: unknown }).$ref;
+      if (typeof ref === 'string' && !documentedAs.has(Number(status)))
+        documentedAs.set(Number(status), { operationId: operation.operationId, ref });
+    }
   const [basePath = ''] = apiBasePaths(spec);
   return {
     spec,
@@ -120,6 +129,7 @@ export function loadContract(spec: OpenApiDocument = loadSpec()): Contract {
     basePath,
     operations,
     errorResponse: validatorAt(ajv, '#/components/schemas/ErrorResponse'),
+    documentedAs,
   };
 }
 

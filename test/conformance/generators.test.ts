@@ -85,4 +85,23 @@ describe('the negative generators', () => {
       `expected 400 naming ${(second?.expect as { field: string } | undefined)?.field}, got 404`,
     ]);
   });
+
+  it('says of a status an operation does not document what openapi.yaml lacks, and how the others document it', () => {
+    const spec = loadSpec();
+    const withoutBadRequest = structuredClone(spec);
+    const getKey = withoutBadRequest.paths['/keys/{hash}']?.get;
+    if (!getKey) throw new Error('openapi.yaml has no GET /keys/{hash}');
+    delete (getKey.responses as Record<string, unknown>)['400'];
+    const contract = loadContract(withoutBadRequest);
+    const operation = operationById(contract, 'getKey');
+    const badRequest = {
+      status: 400,
+      headers: new Headers({ 'content-type': 'application/json' }),
+      text: JSON.stringify({ error: { code: 400, message: 'Invalid request.', metadata: { errors: [] } } }),
+    };
+    const documented = [...operation.responses.keys()].join(', ');
+    expect(answerProblems(contract, operation, { kind: 'accepted', statuses: [400] }, badRequest)).toEqual([
+      `status 400 is not documented for getKey (documented: ${documented}): openapi.yaml lacks its response '400' (updateObservabilityDestination has '400': {$ref: '#/components/responses/DestinationUpdateBadRequest'})`,
+    ]);
+  });
 });

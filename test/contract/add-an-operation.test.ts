@@ -1,8 +1,9 @@
 // The steps to add an operation (CONTRIBUTING.md, "Editing the contract"), walked on a copy of the project:
 // a GET of one destination in openapi.yaml, `npm run generate`, one handler module and its line in
 // the handler table. Then everything outside test/ typechecks; the type checker names the test
-// tables that take a line for it (three at most, each about the new operation); the tests that read
-// the contract cover it already; and the contract coverage names what its tests still lack.
+// tables that take a line for it (three at most, each about the new operation); the conformance
+// command says what the operation lacks (it documents no 400); the tests that read the contract
+// cover it already; and the contract coverage names what its tests still lack.
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
   copyFileSync,
@@ -126,13 +127,15 @@ beforeAll(() => {
 afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
 describe('adding an operation as CONTRIBUTING.md says', () => {
-  it('typechecks outside test/, and names at most five test tables, each about the new operation', () => {
+  it('typechecks outside test/, and names at most three test tables, each about the new operation', () => {
     const checked = run(['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tsconfig.json']);
     const errors = checked.stdout.split('\n').filter((line) => /^\S.*\(\d+,\d+\): error/.test(line));
     expect(errors.filter((line) => !line.startsWith('test/'))).toEqual([]);
     const files = [...new Set(errors.map((line) => line.split('(')[0]))];
     expect(files.length).toBeGreaterThan(0);
-    expect(files.length).toBeLessThanOrEqual(5);
+    // A table per file, and a line for the new operation in each: the client's, the SDK's and the documented errors' calls.
+    expect(files.length).toBeLessThanOrEqual(3);
+    expect(errors.length).toBe(files.length);
     for (const line of errors) expect(line).toContain(OPERATION_ID);
   }, 150_000);
 
@@ -150,6 +153,26 @@ describe('adding an operation as CONTRIBUTING.md says', () => {
     expect(output).not.toContain('is not a function');
     // Only its rows fail: one per error status it documents.
     expect(output).toMatch(/Tests\s+6 failed \|/);
+  }, 150_000);
+
+  it("fails the conformance command's run only on the new operation, each failure saying what openapi.yaml lacks for it", () => {
+    const conformance = run([
+      'node_modules/vitest/vitest.mjs',
+      'run',
+      '--project',
+      'sqlite',
+      'test/conformance/command.test.ts',
+    ]);
+    const output = stripVTControlCharacters(`${conformance.stdout}${conformance.stderr}`);
+    expect(conformance.status, output.slice(-3000)).toBe(1);
+    // The operation as written documents no 400: every request that breaks its parameters says so.
+    const failures = output.split('\n').filter((line) => /^\+\s+"/.test(line));
+    expect(failures.length).toBeGreaterThan(0);
+    for (const line of failures) {
+      expect(line).toContain(OPERATION_ID);
+      expect(line).toContain(`openapi.yaml lacks its response '400'`);
+    }
+    expect(output).toMatch(/Tests\s+1 failed \|/);
   }, 150_000);
 
   it('is covered by the tests that read the contract, which run green on it, and the coverage names what is left', () => {
