@@ -14,14 +14,15 @@ import {
   parseTrustProxy,
 } from './config-values.js';
 import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, defaultMaxConnections } from './http/connection-limit.js';
-import { type PendingDevelopmentKey, resolveSecretsKey } from './secrets-key.js';
+import { type ResolvedSecretsKey, resolveSecretsKey } from './secrets-key.js';
 import { DEFAULT_TIMEOUTS, type SessionTimeouts } from './store/connection.js';
 import { parseDatabaseUrl } from './store/database.js';
 import { loadTracingSettings, type TracingSettings } from './telemetry/settings.js';
 
 export { ConfigError };
 
-export interface Config {
+/** The settings the environment gives, with the secrets key that secrets-key.ts finds or makes. */
+export interface Config extends ResolvedSecretsKey {
   databaseUrl: string;
   host: string;
   port: number;
@@ -37,10 +38,6 @@ export interface Config {
   databaseWriters: number;
   /** Whether the server applies the migrations the database lacks as it starts (else `npm run migrate` does). */
   migrateOnStart: boolean;
-  /** 32-byte key for AES-256-GCM of the secrets at rest. */
-  secretsKey: Buffer;
-  /** Without SECRETS_KEY in development: the key made for the database, to save once it has opened. */
-  developmentKey?: PendingDevelopmentKey;
   /** Keys of before a rotation: they open what they sealed, and seal nothing. */
   previousSecretsKeys: Buffer[];
   rateLimit: { windowMs: number; limit: number };

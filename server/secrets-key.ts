@@ -12,8 +12,10 @@ export interface PendingDevelopmentKey {
   save(): void;
 }
 
-interface ResolvedKey {
+export interface ResolvedSecretsKey {
+  /** 32-byte key for AES-256-GCM of the secrets at rest. */
   secretsKey: Buffer;
+  /** Without SECRETS_KEY in development: the key made for the database, to save once it has opened. */
   developmentKey?: PendingDevelopmentKey;
 }
 
@@ -27,7 +29,7 @@ export function resolveSecretsKey(
   env: NodeJS.ProcessEnv,
   databaseUrl: string,
   warn: (message: string) => void,
-): ResolvedKey {
+): ResolvedSecretsKey {
   if (env.SECRETS_KEY) return { secretsKey: decodeSecretsKey(env.SECRETS_KEY, 'SECRETS_KEY') };
   if (env.NODE_ENV === 'production') {
     throw new ConfigError(

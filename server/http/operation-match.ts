@@ -14,7 +14,7 @@ import { requestContext } from './request-context.js';
  */
 export function matchOperation(spec: OpenApiDocument, operations: readonly Operation[]): RequestHandler {
   const match = operationMatcher(spec, operations);
-  const methodsOf = pathMethods(spec);
+  const methodsOf = pathMethods(spec, match);
   return (req, _res, next) => {
     // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#split-fallback
     const path = req.originalUrl.split('?', 1)[0] ?? '';

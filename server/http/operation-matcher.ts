@@ -63,9 +63,11 @@ export function operationMatcher<Operation extends SpecOperation = SpecOperation
   };
 }
 
-/** The methods that a full request path is answered to, as the validator lists them (HEAD before GET); none for a path of no operation. */
-export function pathMethods(spec: OpenApiDocument): (path: string) => string[] {
-  const match = operationMatcher(spec);
+/**
+ * The methods that a full request path is answered to, as the validator lists them (HEAD before
+ * GET), by `match`, a matcher of the spec's operations; none for a path of no operation.
+ */
+export function pathMethods(spec: OpenApiDocument, match: OperationMatcher<SpecOperation>): (path: string) => string[] {
   const methods = [
     ...new Set(
       specOperations(spec).flatMap(({ method }) => (method === 'get' ? ['HEAD', 'GET'] : [method.toUpperCase()])),
