@@ -101,7 +101,8 @@ function keyKindsOf(spec: OpenApiDocument, security: Record<string, string[]>[] 
 
 export function loadContract(spec: OpenApiDocument = loadSpec()): Contract {
   const ajv = createSpecAjv(spec);
-  const operations = specOperations(spec).map(({ method, template, operation, parameters }): ContractOperation => {
+  const specified = specOperations(spec);
+  const operations = specified.map(({ method, template, operation, parameters }): ContractOperation => {
     const at = `#/paths/${escapePointer(template)}/${method}`;
     const body = operation.requestBody?.content['application/json']?.schema;
     return {
@@ -116,7 +117,7 @@ export function loadContract(spec: OpenApiDocument = loadSpec()): Contract {
     };
   });
   const documentedAs = new Map<number, { operationId: string; ref: string }>();
-  for (const { operation } of specOperations(spec))
+  for (const { operation } of specified)
     for (const [status, written] of Object.entries(operation.responses)) {
       const ref = (written as { $ref?: unknown }).$ref;
       if (typeof ref === 'string' && !documentedAs.has(Number(status)))

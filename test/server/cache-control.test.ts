@@ -4,7 +4,7 @@
 // answers are held to theirs by documented-errors.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addPresetVersion } from '../../server/provisioning/index.js';
-import { specOperation, specOperations } from '../../server/spec.js';
+import { operationPath, specOperation, specOperations } from '../../server/spec.js';
 import {
   type CallResult,
   call,
@@ -40,23 +40,17 @@ afterAll(async () => {
  * path parameter the object of that name this test made, and its first request body example.
  */
 function succeeding(operationId: string): Promise<CallResult> {
-  const { method, template, operation } = specOperation(spec, operationId);
-  const objects: Record<string, string> = {
+  const { method, operation } = specOperation(spec, operationId);
+  const path = operationPath(spec, operationId, {
     hash: workspace.standardKeyHash,
     id: destinationPath.split('/').pop() ?? '',
     slug: 'cached',
-  };
-  const path = template.replace(/\{([^}]+)\}/g, (_, name: string) => {
-    const value = objects[name];
-    if (value === undefined)
-      throw new Error(`${operationId}: this test makes no object for its path parameter ${name}`);
-    return encodeURIComponent(value);
   });
   const examples = (
     operation.requestBody?.content['application/json'] as { examples?: Record<string, { value: unknown }> }
   )?.examples;
   const body = examples && Object.values(examples)[0]?.value;
-  return call(server, method.toUpperCase(), `/api/v1${path}`, {
+  return call(server, method.toUpperCase(), path, {
     key: workspace.managementKey,
     ...(body !== undefined && { body }),
   });
