@@ -159,7 +159,21 @@ describe(`conformance over generated requests (${RUNS} per property)`, { timeout
           expect(validate(JSON.parse(text)), text).toBe(true);
         }
       }),
-      runParameters(RUNS),
+      {
+        ...runParameters(RUNS),
+        // Found by a run: `..` segments that leave a path beginning with `//`, which is no URL.
+        examples: [
+          [
+            {
+              method: 'GET',
+              path: '/api/v1/../..//RW%20%23L%3D',
+              query: '',
+              body: undefined,
+              contentType: '',
+            },
+          ],
+        ],
+      },
       RUNS,
     );
   });

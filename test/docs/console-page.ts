@@ -30,6 +30,14 @@ export async function open(block: Locator): Promise<void> {
   await expect.poll(() => block.getByRole('button', { name: 'Execute' }).isVisible(), { timeout: 5_000 }).toBe(true);
 }
 
+function sameJson(shown: string, sent: string): boolean {
+  try {
+    return JSON.stringify(JSON.parse(shown)) === JSON.stringify(JSON.parse(sent));
+  } catch {
+    return shown === sent;
+  }
+}
+
 export interface ShownAnswer {
   status: number;
   body: string;
@@ -42,18 +50,28 @@ export interface ShownAnswer {
 /** Sends the operation as it is filled in, and reads the answer the console shows. */
 export async function send(block: Locator): Promise<ShownAnswer> {
   const answer = block.locator('.live-responses-table');
-  // A previous answer stays until the new one replaces it: wait for the request and its answer.
   const page = block.page();
   const answered = page.waitForResponse((response) => response.request().resourceType() === 'fetch');
   await block.getByRole('button', { name: 'Execute' }).click();
-  await answered;
-  await expect
-    .poll(() => answer.locator('tr.response .response-col_status').first().isVisible(), { timeout: 5_000 })
-    .toBe(true);
-  const status = Number(
-    /\d{3}/.exec(await answer.locator('tr.response .response-col_status').first().innerText())?.[0],
-  );
+  const response = await answered;
+  const sent = { status: response.status(), body: await response.text() };
+  // The previous answer stays on the page until React renders the new one, and its status and
+  // body are not rendered at once: read them only when both are this response's.
+  const statusCell = answer.locator('tr.response .response-col_status').first();
   const code = answer.locator('tr.response .response-col_description .highlight-code code').first();
+  const shown = async () =>
+    (await statusCell.isVisible()) && (await code.isVisible())
+      ? { status: Number(/\d{3}/.exec(await statusCell.innerText())?.[0]), body: await code.innerText() }
+      : undefined;
+  await expect
+    .poll(
+      async () => {
+        const now = await shown();
+        return now !== undefined && now.status === sent.status && sameJson(now.body, sent.body);
+      },
+      { timeout: 5_000, message: `the console shows the answer ${sent.status} ${sent.body}` },
+    )
+    .toBe(true);
   const headerLines = await answer
     .locator('xpath=.//h5[text()="Response headers"]/following-sibling::pre[1]/span')
     .allInnerTexts();
@@ -63,7 +81,12 @@ export async function send(block: Locator): Promise<ShownAnswer> {
       return at > 0 ? [[line.slice(0, at).trim().toLowerCase(), line.slice(at + 1).trim()] as const] : [];
     }),
   );
-  return { status, body: await code.innerText(), headers, highlightedTokens: await code.locator('span').count() };
+  return {
+    status: Number(/\d{3}/.exec(await statusCell.innerText())?.[0]),
+    body: await code.innerText(),
+    headers,
+    highlightedTokens: await code.locator('span').count(),
+  };
 }
 
 type Schema = { type?: string | string[]; format?: string; properties?: Record<string, Schema> };

@@ -16,16 +16,21 @@ import {
 } from '../../../scripts/contract-coverage/items.js';
 import type { OperationMatch } from '../../../server/http/operation.js';
 import { matchOf } from '../../../server/http/request-context.js';
+import { queryStringOf } from '../../../server/http/request-head.js';
 import { createSpecAjv, type OpenApiDocument } from '../../../server/spec.js';
 
 const records: Exercised[] = [];
 
-function parameterValuesOf({ operation, pathParameters }: OperationMatch, req: IncomingMessage, url: URL): string[] {
+function parameterValuesOf(
+  { operation, pathParameters }: OperationMatch,
+  req: IncomingMessage,
+  query: URLSearchParams,
+): string[] {
   return operation.parameters.flatMap((parameter) => {
     if (!(parameter.schema as { enum?: unknown[] }).enum) return [];
     const value =
       parameter.in === 'query'
-        ? url.searchParams.get(parameter.name)
+        ? query.get(parameter.name)
         : parameter.in === 'header'
           ? req.headers[parameter.name.toLowerCase()]
           : pathParameters[parameter.name];
@@ -43,7 +48,8 @@ export function contractRecorder(spec: OpenApiDocument): (req: IncomingMessage, 
     // Read now: by the time the answer is written the test may be over, and Express's routers
     // change req.url on the way (the app, listening first, has kept the original).
     const test = expect.getState().currentTestName ?? '(outside a test)';
-    const url = new URL((req as { originalUrl?: string }).originalUrl ?? req.url ?? '/', 'http://server.invalid');
+    // Any target the server was sent, as the server reads its query (a `//` path is no URL).
+    const query = new URLSearchParams(queryStringOf((req as { originalUrl?: string }).originalUrl ?? req.url ?? ''));
     res.on('finish', () => {
       const match = matchOf(req);
       if (!match) return;
@@ -59,7 +65,7 @@ export function contractRecorder(spec: OpenApiDocument): (req: IncomingMessage, 
         for (const pointer of bodySchemaPointers(match.operation)) {
           if (body !== undefined) keys.push(...oneOfAlternatives(spec, pointer, ajv, body).map((a) => `body ${a}`));
         }
-        keys.push(...parameterValuesOf(match, req, url));
+        keys.push(...parameterValuesOf(match, req, query));
       }
       for (const key of keys) records.push({ operationId, key, test });
     });
