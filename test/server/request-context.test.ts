@@ -2,17 +2,8 @@
 // from there, and nothing of it outlives the request.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { requestContext } from '../../server/http/request-context.js';
-import { addPresetVersion } from '../../server/provisioning/index.js';
 import { specOperations } from '../../server/spec.js';
-import {
-  call,
-  createTestDestination,
-  createWorkspace,
-  spec,
-  startTestServer,
-  type TestServer,
-  type Workspace,
-} from '../support/server.js';
+import { call, spec, type TestServer, type Workspace } from '../support/server.js';
 
 const matching = vi.hoisted(() => ({ calls: 0 }));
 
@@ -36,6 +27,11 @@ let workspace: Workspace;
 let pathValues: Record<string, string>;
 
 beforeAll(async () => {
+  // The server is built from modules loaded afresh, which see the counting matcher even where an
+  // earlier file of the same module registry (a mutation run's) loaded the real one.
+  vi.resetModules();
+  const { startTestServer, createWorkspace, createTestDestination } = await import('../support/server.js');
+  const { addPresetVersion } = await import('../../server/provisioning/index.js');
   server = await startTestServer();
   workspace = await createWorkspace(server.store, server.clock.now());
   const destinationPath = await createTestDestination(server, workspace);
@@ -54,6 +50,8 @@ beforeAll(async () => {
 afterAll(async () => {
   expect(server.serverErrors()).toEqual([]);
   await server.close();
+  vi.doUnmock('../../server/http/operation-matcher.js');
+  vi.resetModules();
 });
 
 describe('the operation of a request', () => {
