@@ -27,6 +27,7 @@ import { runMain } from '../../server/run-main.js';
 import { type OpenApiDocument, parseSpecYaml } from '../../server/spec.js';
 import { parseArgsOrMessage } from '../shared/cli-args.js';
 import { pageStyle } from './page-style.js';
+import { hashRouteLinks } from './route-links.js';
 
 const outputFile = join(outputDir, 'index.html');
 const require = createRequire(import.meta.url);
@@ -122,7 +123,7 @@ export async function buildDocs({ ifStale }: { ifStale: boolean }): Promise<void
   if (wanted.size !== 1 || !wanted.has(rendererVersion ?? '')) {
     throw new Error(`the page wants renderer ${[...wanted].join(', ')}, Redocly CLI ships ${rendererVersion}`);
   }
-  html = html
+  html = hashRouteLinks(html)
     .replace(/\s+integrity="[^"]*"/g, '')
     .replace(/\s+crossorigin="anonymous"/g, '')
     .replace(cdnPattern, `./${RENDERER_NAME}`)

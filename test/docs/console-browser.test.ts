@@ -25,6 +25,7 @@ import {
   open,
   operationBlock,
   parameterRow,
+  seededValues,
   send,
   unstorableTextField,
 } from './console-page.js';
@@ -34,13 +35,6 @@ const chromiumFound = findChromium();
 const docsFolder = join(projectRoot, 'dist', 'docs');
 const operations = specOperations(spec);
 const NUL = 'a\u0000b';
-
-/** The demo workspace's record each path parameter names, by the parameter's name. */
-const seededValues = (seed: DemoSeed): Record<string, string> => ({
-  hash: seed.key_hash,
-  id: seed.destination_id,
-  slug: seed.preset_slug,
-});
 
 /** The schema and the headers the spec documents for the operation's 200. */
 function documentedSuccess({ operation }: SpecOperation) {

@@ -2,8 +2,16 @@
 // key given once, a field filled, a send, and the answer as the console shows it.
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import type { DemoSeed } from '../../server/provisioning/demo.js';
 import type { SpecOperation } from '../../server/spec.js';
 import { resolveRef } from '../support/spec.js';
+
+/** The demo workspace's record each path parameter names, by the parameter's name. */
+export const seededValues = (seed: DemoSeed): Record<string, string> => ({
+  hash: seed.key_hash,
+  id: seed.destination_id,
+  slug: seed.preset_slug,
+});
 
 /** Swagger UI's block of one operation, `#operations-<tag>-<operationId>`. */
 export const operationBlock = (page: Page, { operation }: SpecOperation): Locator =>

@@ -52,14 +52,19 @@ function useFieldErrors(system: ConsoleSystem, path: string, method: string): Fi
 
 function errorList(system: ConsoleSystem, errors: FieldError[], label: string) {
   const { createElement } = system.React;
+  // The alert around the list, not on it: a role on the list would take its items out of it.
   return createElement(
-    'ul',
-    { className: 'console-field-errors', role: 'alert', 'aria-label': label },
-    ...errors.map((error) =>
-      createElement(
-        'li',
-        { key: `${error.path} ${error.message}`, 'data-path': error.path },
-        `${error.path}: ${error.message}`,
+    'div',
+    { role: 'alert', 'aria-label': label },
+    createElement(
+      'ul',
+      { className: 'console-field-errors' },
+      ...errors.map((error) =>
+        createElement(
+          'li',
+          { key: `${error.path} ${error.message}`, 'data-path': error.path },
+          `${error.path}: ${error.message}`,
+        ),
       ),
     ),
   );

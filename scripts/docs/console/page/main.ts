@@ -3,6 +3,7 @@
 // Served by the API, it sends to its own origin (the spec's relative server URL); opened from a
 // file, it first asks for the base URL of a server to send to. The key given to Authorize stays in
 // Swagger UI's memory: persistAuthorization is off, so nothing writes it to storage.
+import { keepAccessible, plainSummaryPathPlugin } from './accessibility.js';
 import { type BodyValidator, bodyCheckPlugin } from './body-check.js';
 import { etagPlugin } from './etag.js';
 import { fieldErrorsPlugin } from './field-errors.js';
@@ -45,11 +46,14 @@ function render(inputs: ConsoleInputs, spec: OpenApiDocument): void {
     validatorUrl: null,
     supportedSubmitMethods: [...methods],
     plugins: [
+      plainSummaryPathPlugin,
       fieldErrorsPlugin,
       bodyCheckPlugin(inputs.validators),
       etagPlugin(inputs.conditional, inputs.conditionHeader),
     ],
   });
+  const root = document.getElementById(inputs.elementId);
+  if (root) keepAccessible(root);
 }
 
 /** The spec with its server URLs resolved against the base URL the reader gave. */
