@@ -32,6 +32,7 @@ const postgresSuites = [
   'test/conformance/independent-rules.test.ts',
   'test/conformance/command.test.ts',
   'test/bench/straightforward-baseline.test.ts',
+  'test/workflows/workflows.test.ts',
   'test/postgres/**/*.test.ts',
 ];
 

@@ -38,7 +38,7 @@ function explainRefusal(what: string, answer: Answer, baseUrl: string, contract:
  * The answer of the operation for the object `value` names (its one path parameter), after which the
  * run may go on: a 200; anything else stops the run, said in one line.
  */
-async function confirm(contract: Contract, options: RunOptions, operationId: string, value: string, what: string) {
+async function confirm(contract: Contract, options: KnownObjects, operationId: string, value: string, what: string) {
   const operation = operationById(contract, operationId);
   const [parameter] = operation.parameters.filter((p) => p.in === 'path');
   if (!parameter) throw new Error(`${operationId} has no path parameter`);
@@ -48,8 +48,14 @@ async function confirm(contract: Contract, options: RunOptions, operationId: str
   return { name: parameter.name, answer };
 }
 
-/** Checks what the run needs and learns the destination's type: the fixture of known objects. */
-async function preflight(contract: Contract, options: RunOptions): Promise<Fixture> {
+/** The deployment and the objects of it that a run is given. */
+export type KnownObjects = Pick<RunOptions, 'baseUrl' | 'key' | 'standardKey' | 'destination' | 'preset'>;
+
+/**
+ * Checks what the run needs and learns the destination's type: the fixture of known objects. A
+ * deployment that cannot be reached, or refuses a key or an object, is a CannotRun saying so.
+ */
+export async function preflight(contract: Contract, options: KnownObjects): Promise<Fixture> {
   const hashes = [options.key, options.standardKey].flatMap((key) => (key ? [sha256Hex(key)] : []));
   const key = await confirm(contract, options, 'getKey', hashes[0] ?? '', 'reading the key itself');
   const fixture: Fixture = { getKey: { [key.name]: hashes.map((value) => ({ value })) } };
