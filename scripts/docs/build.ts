@@ -4,9 +4,9 @@
 // included) is shown only when it fails: a build that works prints one line.
 // The page is built from the docs' copy of the contract (spec-for-docs.ts) with Redoc's options
 // (redoc-options.ts), and gets a few rules of style of its own (page-style.ts).
-// Beside it, changelog.html: every change of the contract from its git history, linked from the
-// introduction of the docs' copy of the spec; and the console (console/), in try/, linked from
-// each operation.
+// Beside it, changelog.html: every change of the contract from its git history, and
+// workflows.html: the consumer workflows of arazzo/, both linked from the introduction of the docs'
+// copy of the spec; and the console (console/), in try/, linked from each operation.
 // Usage: npm run docs [-- --if-stale]; `npm start` calls buildDocs({ ifStale: true }).
 import { execFileSync } from 'node:child_process';
 import {
@@ -26,8 +26,10 @@ import { consoleFolder, docsDir as outputDir, projectRoot as root } from '../../
 import { runMain } from '../../server/run-main.js';
 import { type OpenApiDocument, parseSpecYaml } from '../../server/spec.js';
 import { parseArgsOrMessage } from '../shared/cli-args.js';
+import { loadWorkflows, WORKFLOWS_FILE } from '../workflows/arazzo.js';
 import { pageStyle } from './page-style.js';
 import { hashRouteLinks } from './route-links.js';
+import { WORKFLOWS_PAGE } from './workflows-page.js';
 
 const outputFile = join(outputDir, 'index.html');
 const require = createRequire(import.meta.url);
@@ -35,6 +37,7 @@ const cliRoot = dirname(require.resolve('@redocly/cli/package.json'));
 const renderer = join(cliRoot, 'lib', 'chunks', 'redoc.standalone.js');
 const RENDERER_NAME = 'redoc.standalone.js';
 const changelogFile = join(outputDir, 'changelog.html');
+const workflowsFile = join(outputDir, WORKFLOWS_PAGE);
 // The console's page (console/build-console.ts), and the Swagger UI it is built with.
 const consoleFile = join(outputDir, consoleFolder, 'index.html');
 const swaggerUi = join(dirname(require.resolve('swagger-ui-dist/package.json')), 'swagger-ui-bundle.js');
@@ -58,15 +61,16 @@ function docsAreFresh(): boolean {
     join(root, 'openapi.yaml'),
     // This folder (the build, the samples, the renderer's options) and the changelog with what it
     // classes changes by.
-    ...['docs', 'spec-diff'].flatMap((dir) =>
+    ...['docs', 'spec-diff', 'workflows'].flatMap((dir) =>
       readdirSync(join(root, 'scripts', dir), { recursive: true, encoding: 'utf8' })
         .filter((file) => file.endsWith('.ts'))
         .map((file) => join(root, 'scripts', dir, file)),
     ),
     renderer,
     swaggerUi,
+    WORKFLOWS_FILE,
   ];
-  const outputs = [outputFile, join(outputDir, RENDERER_NAME), changelogFile, consoleFile];
+  const outputs = [outputFile, join(outputDir, RENDERER_NAME), changelogFile, workflowsFile, consoleFile];
   if (!outputs.every(existsSync)) return false;
   const newestInput = Math.max(...inputs.map((file) => statSync(file).mtimeMs));
   if (Math.min(...outputs.map((file) => statSync(file).mtimeMs)) <= newestInput) return false;
@@ -149,10 +153,12 @@ export async function buildDocs({ ifStale }: { ifStale: boolean }): Promise<void
   writeFileSync(join(outputDir, RENDERER_NAME), withoutLogo);
   const { changelogPage } = await import('../spec-diff/changelog-page.js');
   writeFileSync(changelogFile, (await changelogPage(contract.info.title)).html);
+  const { workflowsPage } = await import('./workflows-page.js');
+  writeFileSync(workflowsFile, workflowsPage(contract, loadWorkflows()));
   const { buildConsole } = await import('./console/build-console.js');
   await buildConsole(contract, outputDir);
   console.log(
-    `docs: ${outputFile}, changelog.html and the console in try/ (renderer ${rendererVersion}, served locally)`,
+    `docs: ${outputFile}, changelog.html, ${WORKFLOWS_PAGE} and the console in try/ (renderer ${rendererVersion}, served locally)`,
   );
 }
 

@@ -2,9 +2,11 @@
 // and a TypeScript sample for each operation, a link to the changelog page in the introduction, a
 // link from each operation to the console, and
 // two rewrites that change nothing the contract says, only how Redoc renders it.
+
 import { isObject, type JsonObject, type OpenApiDocument, resolveRef, specOperations } from '../../server/spec.js';
 import { withCodeSamples } from './code-samples.js';
 import { consoleLink } from './console/console-page.js';
+import { WORKFLOWS_PAGE } from './workflows-page.js';
 
 /**
  * Redoc shows a response header's `example` as JSON (`"\"per-key\"; r=118"`), but the values of its
@@ -73,7 +75,7 @@ function consoleLinks(spec: OpenApiDocument): void {
 export function specForDocs(contract: OpenApiDocument): OpenApiDocument {
   const spec = withCodeSamples(contract);
   const info = spec.info as { description?: string };
-  info.description = `${info.description ?? ''}\n\n[Changelog of this contract](changelog.html): every change, with its level.`;
+  info.description = `${info.description ?? ''}\n\n[Changelog of this contract](changelog.html): every change, with its level.\n\n[Consumer workflows](${WORKFLOWS_PAGE}): what a consumer does with several operations in order, step by step.`;
   literalHeaderExamples(spec);
   typedArrayItems(spec, spec);
   consoleLinks(spec);
