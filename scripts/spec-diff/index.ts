@@ -4,9 +4,11 @@
 // exits 1 on an error (or a warning, with --fail-on warning) unless info.version has a new major version.
 import { runMain } from '../../server/run-main.js';
 import { parseArgsOrMessage } from '../shared/cli-args.js';
+import { loadWorkflows } from '../workflows/arazzo.js';
 import { majorVersion, specChanges } from './engine/compare.js';
 import { FORMATS, type Format, report } from './format/report.js';
 import { CannotCompare, specAt, versionOf, WORKING_COPY, workingSpec } from './revisions.js';
+import { workflowBreaks } from './workflows.js';
 
 // Exit codes: 0 nothing fails the gate, 1 an error (or warning) without a new major version, 2
 // cannot compare (a bad argument, an unknown ref, a revision without openapi.yaml, YAML that does
@@ -51,7 +53,8 @@ export async function main(argv: string[]): Promise<number> {
       );
     }
     const after = workingSpec();
-    const changes = await specChanges(before, after);
+    const contractChanges = await specChanges(before, after);
+    const changes = [...contractChanges, ...workflowBreaks(contractChanges, before, loadWorkflows())];
     console.log(
       report(format, {
         from: { label: ref, version: versionOf(before) },
