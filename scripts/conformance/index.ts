@@ -5,6 +5,7 @@
 import { runMain } from '../../server/run-main.js';
 import { parseArgsOrMessage } from '../shared/cli-args.js';
 import { loadContract } from './contract.js';
+import { DEPLOYMENT_OPTIONS, deploymentOf } from './deployment-options.js';
 import { CannotRun, type RunOptions } from './exchange.js';
 import { formatReport, type ReportFormat } from './report.js';
 import { runConformance } from './run.js';
@@ -45,11 +46,7 @@ function options(argv: string[]): { run: RunOptions; format: ReportFormat } | st
   const parsed = parseArgsOrMessage({
     args: argv,
     options: {
-      url: { type: 'string' },
-      key: { type: 'string' },
-      'standard-key': { type: 'string' },
-      destination: { type: 'string' },
-      preset: { type: 'string' },
+      ...DEPLOYMENT_OPTIONS,
       negative: { type: 'boolean', default: false },
       requests: { type: 'string' },
       seed: { type: 'string' },
@@ -61,12 +58,8 @@ function options(argv: string[]): { run: RunOptions; format: ReportFormat } | st
   if (typeof parsed === 'string') return parsed;
   const { values } = parsed;
   if (values.help) return '';
-  const key = values.key ?? process.env[KEY_VARIABLE];
-  const standardKey = values['standard-key'] ?? process.env[STANDARD_KEY_VARIABLE];
-  if (!values.url) return '--url is required: the base URL the spec paths are served under';
-  if (!URL.canParse(values.url) || !/^https?:$/.test(new URL(values.url).protocol))
-    return `--url takes an http or https URL, not ${values.url}`;
-  if (!key) return `--key is required (or set ${KEY_VARIABLE}): a management key of the deployment`;
+  const deployment = deploymentOf(values);
+  if (typeof deployment === 'string') return deployment;
   const format = values.format as ReportFormat;
   if (!FORMATS.includes(format)) return `--format takes ${FORMATS.join(', ')}, not ${values.format}`;
   const requests = positiveInteger(values.requests, '--requests', 100);
@@ -86,11 +79,7 @@ function options(argv: string[]): { run: RunOptions; format: ReportFormat } | st
   return {
     format,
     run: {
-      baseUrl: values.url.replace(/\/+$/, ''),
-      key,
-      ...(standardKey && { standardKey }),
-      ...(values.destination && { destination: values.destination }),
-      ...(values.preset && { preset: values.preset }),
+      ...deployment,
       negative: values.negative,
       requests: requests as number,
       seed: seed as number,

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { runMain } from '../../server/run-main.js';
 import { loadContract } from '../conformance/contract.js';
+import { DEPLOYMENT_OPTIONS, deploymentOf } from '../conformance/deployment-options.js';
 import { CannotRun } from '../conformance/exchange.js';
 import { type KnownObjects, preflight } from '../conformance/run.js';
 import { KEY_VARIABLE, STANDARD_KEY_VARIABLE } from '../conformance/send.js';
@@ -43,33 +44,17 @@ function options(argv: string[]): KnownObjects | string {
   const parsed = parseArgsOrMessage({
     args: argv,
     options: {
-      url: { type: 'string' },
-      key: { type: 'string' },
-      'standard-key': { type: 'string' },
-      destination: { type: 'string' },
-      preset: { type: 'string' },
+      ...DEPLOYMENT_OPTIONS,
       help: { type: 'boolean', default: false },
     },
   });
   if (typeof parsed === 'string') return parsed;
   const { values } = parsed;
   if (values.help) return '';
-  const key = values.key ?? process.env[KEY_VARIABLE];
-  const standardKey = values['standard-key'] ?? process.env[STANDARD_KEY_VARIABLE];
-  if (!values.url) return '--url is required: the base URL the spec paths are served under';
-  if (!URL.canParse(values.url) || !/^https?:$/.test(new URL(values.url).protocol))
-    return `--url takes an http or https URL, not ${values.url}`;
-  if (!key) return `--key is required (or set ${KEY_VARIABLE}): a management key of the deployment`;
   // respect reads its inputs as one comma-separated list of name=value.
   for (const [option, value] of Object.entries({ '--destination': values.destination, '--preset': values.preset }))
     if (value !== undefined && /[,=]/.test(value)) return `${option} cannot hold ',' or '=', as ${value} does`;
-  return {
-    baseUrl: values.url.replace(/\/+$/, ''),
-    key,
-    ...(standardKey && { standardKey }),
-    ...(values.destination && { destination: values.destination }),
-    ...(values.preset && { preset: values.preset }),
-  };
+  return deploymentOf(values);
 }
 
 /** The inputs of the workflows, by name, from what the run was given. */

@@ -4,15 +4,13 @@
 // or critical violation. Every same-origin link of each page answers 200 on its own, and each link
 // of the reference to one of its sections opens that section, as a click does. The console's
 // operations open from the keyboard.
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoSeed, seedDemo } from '../../server/provisioning/demo.js';
 import { specOperations } from '../../server/spec.js';
 import { findChromium } from '../support/chromium.js';
-import { projectRoot } from '../support/process.js';
 import { destinationTypes, startTestServer, type TestServer } from '../support/server.js';
 import { spec } from '../support/spec.js';
 import { openEverything, seriousViolations } from './axe.js';
@@ -26,9 +24,9 @@ import {
   send,
   unstorableTextField,
 } from './console-page.js';
+import { docsFolder, ensureDocsBuilt, launchChromium } from './docs-browser-setup.js';
 
 const chromiumFound = findChromium();
-const docsFolder = join(projectRoot, 'dist', 'docs');
 // Swagger UI's arrow beside an operation's summary toggles what the summary opens.
 const TOGGLES_AGAIN = '.opblock-control-arrow';
 
@@ -70,19 +68,10 @@ describe.skipIf(!('path' in chromiumFound))(
   `the docs for every reader${'missing' in chromiumFound ? ` (skipped: ${chromiumFound.missing})` : ''}`,
   () => {
     beforeAll(async () => {
-      // `npm test` builds the docs first; a lone run of this file builds them if they are missing.
-      if (!existsSync(join(docsFolder, 'try', 'index.html'))) {
-        execFileSync(process.execPath, ['--import', 'tsx', 'scripts/docs/build.ts'], {
-          cwd: projectRoot,
-          stdio: 'ignore',
-        });
-      }
+      ensureDocsBuilt(join('try', 'index.html'));
       server = await startTestServer();
       seed = await seedDemo(server.store, destinationTypes, server.clock.now());
-      browser = await chromium.launch({
-        executablePath: 'path' in chromiumFound ? chromiumFound.path : '',
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-      });
+      browser = await launchChromium('path' in chromiumFound ? chromiumFound.path : '');
     }, 60_000);
 
     afterAll(async () => {

@@ -5,18 +5,15 @@
 // before anything is sent; the key nowhere after (storage, cookies, URL, server log); the page's
 // policy refusing an injected script; each operation of the reference linked to the console; and,
 // opened from a file, the console asking for a base URL and sending there.
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleLink } from '../../scripts/docs/console/console-page.js';
 import { CONDITION_HEADER } from '../../scripts/docs/console/console-spec.js';
 import { type DemoSeed, seedDemo } from '../../server/provisioning/demo.js';
 import { apiBasePaths, type SpecOperation, specOperations } from '../../server/spec.js';
 import { findChromium } from '../support/chromium.js';
-import { projectRoot } from '../support/process.js';
 import { destinationTypes, startTestServer, type TestServer } from '../support/server.js';
 import { componentSchema, describeErrors, resolveRef, spec } from '../support/spec.js';
 import {
@@ -29,10 +26,10 @@ import {
   send,
   unstorableTextField,
 } from './console-page.js';
+import { docsFolder, ensureDocsBuilt, launchChromium, localPage as localPageOf } from './docs-browser-setup.js';
 import { operationSection } from './docs-page.js';
 
 const chromiumFound = findChromium();
-const docsFolder = join(projectRoot, 'dist', 'docs');
 const operations = specOperations(spec);
 const NUL = 'a\u0000b';
 
@@ -51,37 +48,16 @@ let seed: DemoSeed;
 let browser: Browser | undefined;
 
 /** A page that lets through this server's requests only, and records every other one. */
-async function localPage(on: TestServer = server): Promise<{ page: Page; offServer: string[] }> {
-  if (!browser) throw new Error('Chromium did not start');
-  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  const offServer: string[] = [];
-  const origin = new URL(on.baseUrl).origin;
-  await page.route('**/*', (route) => {
-    const url = new URL(route.request().url());
-    if (url.origin === origin || url.protocol === 'data:' || url.protocol === 'file:') return route.continue();
-    offServer.push(url.href);
-    return route.abort();
-  });
-  return { page, offServer };
-}
+const localPage = (on: TestServer = server) => localPageOf(browser, on.baseUrl);
 
 describe.skipIf(!('path' in chromiumFound))(
   `the console in a browser${'missing' in chromiumFound ? ` (skipped: ${chromiumFound.missing})` : ''}`,
   () => {
     beforeAll(async () => {
-      // `npm test` builds the docs first; a lone run of this file builds them if the console is missing.
-      if (!existsSync(join(docsFolder, 'try', 'index.html'))) {
-        execFileSync(process.execPath, ['--import', 'tsx', 'scripts/docs/build.ts'], {
-          cwd: projectRoot,
-          stdio: 'ignore',
-        });
-      }
+      ensureDocsBuilt(join('try', 'index.html'));
       server = await startTestServer();
       seed = await seedDemo(server.store, destinationTypes, server.clock.now());
-      browser = await chromium.launch({
-        executablePath: 'path' in chromiumFound ? chromiumFound.path : '',
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-      });
+      browser = await launchChromium('path' in chromiumFound ? chromiumFound.path : '');
     }, 60_000);
 
     afterAll(async () => {

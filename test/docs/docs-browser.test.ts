@@ -4,10 +4,9 @@
 // another hostname over plain HTTP, and nothing is even attempted elsewhere. The page's cosmetics
 // are held too: samples clear of their copy button, header examples as sent, no blank band above
 // an operation, no "Array of any", no attribution box over an empty logo.
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeSamples, sampleTabs } from '../../scripts/docs/code-samples.js';
 import { operationHandlers } from '../../server/operations/index.js';
@@ -16,6 +15,7 @@ import { findChromium } from '../support/chromium.js';
 import { projectRoot } from '../support/process.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { findOperation, spec } from '../support/spec.js';
+import { ensureDocsBuilt, launchChromium } from './docs-browser-setup.js';
 import { blankSectionsAbove, operationSection, sampleLayout, showSample } from './docs-page.js';
 
 const chromiumFound = findChromium();
@@ -43,28 +43,14 @@ describe.skipIf(!hasChromium)(
   `docs in a browser${'missing' in chromiumFound ? ` (skipped: ${chromiumFound.missing})` : ''}`,
   () => {
     beforeAll(async () => {
-      // `npm test` builds the docs first; a lone run of this file builds them if they are missing.
-      if (!existsSync(join(projectRoot, 'dist', 'docs', 'index.html'))) {
-        execFileSync(process.execPath, ['--import', 'tsx', 'scripts/docs/build.ts'], {
-          cwd: projectRoot,
-          stdio: 'ignore',
-        });
-      }
+      ensureDocsBuilt('index.html');
       server = await startTestServer();
-      browser = await chromium.launch({
-        executablePath: 'path' in chromiumFound ? chromiumFound.path : '',
-        args: [
-          `--host-resolver-rules=MAP ${OTHER_HOSTNAME} 127.0.0.1`,
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
+      browser = await launchChromium('path' in chromiumFound ? chromiumFound.path : '', [
+        `--host-resolver-rules=MAP ${OTHER_HOSTNAME} 127.0.0.1`,
+        '--disable-quic',
+        '--disable-component-update',
+        '--disable-sync',
+      ]);
     }, 60_000);
 
     afterAll(async () => {

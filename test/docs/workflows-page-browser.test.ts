@@ -2,17 +2,14 @@
 // linked from the reference's introduction, shows each workflow of arazzo/workflows.arazzo.yaml
 // with its inputs, its steps in the file's order and its outputs, and each step's link opens its
 // operation in the reference.
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WORKFLOWS_PAGE } from '../../scripts/docs/workflows-page.js';
 import { loadWorkflows } from '../../scripts/workflows/arazzo.js';
 import { findChromium } from '../support/chromium.js';
-import { projectRoot } from '../support/process.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 import { findOperation } from '../support/spec.js';
+import { ensureDocsBuilt, launchChromium, localPage as localPageOf } from './docs-browser-setup.js';
 import { operationSection } from './docs-page.js';
 
 const chromiumFound = findChromium();
@@ -20,35 +17,15 @@ const workflows = loadWorkflows().workflows;
 let server: TestServer;
 let browser: Browser | undefined;
 
-async function localPage(): Promise<{ page: Page; offServer: string[] }> {
-  if (!browser) throw new Error('Chromium did not start');
-  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  const offServer: string[] = [];
-  const origin = new URL(server.baseUrl).origin;
-  await page.route('**/*', (route) => {
-    const url = new URL(route.request().url());
-    if (url.origin === origin || url.protocol === 'data:') return route.continue();
-    offServer.push(url.href);
-    return route.abort();
-  });
-  return { page, offServer };
-}
+const localPage = () => localPageOf(browser, server.baseUrl);
 
 describe.skipIf(!('path' in chromiumFound))(
   `the workflows page in a browser${'missing' in chromiumFound ? ` (skipped: ${chromiumFound.missing})` : ''}`,
   () => {
     beforeAll(async () => {
-      if (!existsSync(join(projectRoot, 'dist', 'docs', WORKFLOWS_PAGE))) {
-        execFileSync(process.execPath, ['--import', 'tsx', 'scripts/docs/build.ts'], {
-          cwd: projectRoot,
-          stdio: 'ignore',
-        });
-      }
+      ensureDocsBuilt(WORKFLOWS_PAGE);
       server = await startTestServer();
-      browser = await chromium.launch({
-        executablePath: 'path' in chromiumFound ? chromiumFound.path : '',
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-      });
+      browser = await launchChromium('path' in chromiumFound ? chromiumFound.path : '');
     }, 60_000);
 
     afterAll(async () => {
