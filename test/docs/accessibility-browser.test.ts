@@ -8,6 +8,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WORKFLOWS_PAGE } from '../../scripts/docs/workflows-page.js';
 import { type DemoSeed, seedDemo } from '../../server/provisioning/demo.js';
 import { specOperations } from '../../server/spec.js';
 import { findChromium } from '../support/chromium.js';
@@ -79,8 +80,8 @@ describe.skipIf(!('path' in chromiumFound))(
       await server?.close();
     });
 
-    it('checks the reference, the console and the changelog, among the pages the build writes', () => {
-      expect(docsPages()).toEqual(expect.arrayContaining(['', 'try/', 'changelog.html']));
+    it('checks the reference, the console, the changelog and the workflows, among the pages the build writes', () => {
+      expect(docsPages()).toEqual(expect.arrayContaining(['', 'try/', 'changelog.html', WORKFLOWS_PAGE]));
     });
 
     for (const path of docsPages()) {
