@@ -79,6 +79,7 @@ await store.close();
 console.log(
   JSON.stringify({
     managementKey: management.rawKey,
+    standardKey: idle.rawKey,
     idleKeyHash: idle.hash,
     busyKeyHash: busy.hash,
     destinationId: destination.id,

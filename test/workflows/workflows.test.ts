@@ -129,7 +129,7 @@ describe.runIf(testDatabaseKind === 'sqlite')(
   `the benchmark's straightforward implementation${testDatabaseKind === 'sqlite' ? '' : ' (skipped: its answers are the same on either database, and it runs once, on SQLite)'}`,
   () => {
     let straightforward: Started;
-    let seeded: { managementKey: string; destinationId: string };
+    let seeded: { managementKey: string; standardKey: string; destinationId: string };
 
     beforeAll(async () => {
       const env = { BENCH_SECRETS_KEY: randomBytes(32).toString('hex') };
@@ -146,18 +146,25 @@ describe.runIf(testDatabaseKind === 'sqlite')(
       if (straightforward) await stopServer(straightforward);
     });
 
-    it('fails the steps it breaks: a 400 without the fields it names', async () => {
+    it('fails the steps it breaks: a 403 without the kinds it accepts, a 400 without the fields it names', async () => {
       const { code, out } = await runWorkflows([
         '--url',
         `http://127.0.0.1:${straightforward.port}${basePath}`,
         '--key',
         seeded.managementKey,
+        '--standard-key',
+        seeded.standardKey,
         '--destination',
         seeded.destinationId,
         '--preset',
         'small',
       ]);
-      expect(failedSteps(out)).toEqual(['fixAFieldNamedBy400', 'limitOutOfBounds']);
+      expect(failedSteps(out)).toEqual([
+        'learnAcceptedKeyKinds',
+        'refusedForItsKind',
+        'fixAFieldNamedBy400',
+        'limitOutOfBounds',
+      ]);
       expect(code).toBe(1);
     }, 120_000);
   },
