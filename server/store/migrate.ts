@@ -139,10 +139,3 @@ export async function migrateToLatest(db: Kysely<Database>, { apply = true }: Mi
     );
   return resultOf(await new Migrator({ db, provider: new ReleaseMigrationProvider(own, newer) }).migrateToLatest());
 }
-
-/** Migrates up (or down) to the named migration: how a database of an earlier release looks. */
-export async function migrateTo(db: Kysely<Database>, name: string): Promise<void> {
-  const own = await releaseMigrations();
-  if (!Object.hasOwn(own, name)) throw new Error(`no migration named ${name}`);
-  resultOf(await new Migrator({ db, provider: new ReleaseMigrationProvider(own, []) }).migrateTo(name));
-}

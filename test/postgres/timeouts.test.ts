@@ -9,9 +9,9 @@ import { createSecretBox } from '../../server/domain/secrets.js';
 import { describeFailure } from '../../server/failure.js';
 import { isDatabaseUnavailable, openDatabase, parseDatabaseUrl } from '../../server/store/database.js';
 import { openStore } from '../../server/store/index.js';
-import { migrateTo } from '../../server/store/migrate.js';
 import { CLIENT_WAIT_BEYOND_STATEMENT_MS } from '../../server/store/postgres-pool.js';
 import { createPostgresDatabase, type TestDatabase } from '../support/database.js';
+import { migrateTo } from '../support/migrations.js';
 import { call, createWorkspace, startTestServer, type TestServer, type Workspace } from '../support/server.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 

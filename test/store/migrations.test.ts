@@ -9,8 +9,9 @@ import { createSecretBox } from '../../server/domain/secrets.js';
 import { compileComponent, createSpecAjv } from '../../server/spec.js';
 import { type OpenedDatabase, openDatabase, parseDatabaseUrl } from '../../server/store/database.js';
 import { createStore, type Store } from '../../server/store/index.js';
-import { migrateTo, migrateToLatest } from '../../server/store/migrate.js';
+import { migrateToLatest } from '../../server/store/migrate.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { migrateTo } from '../support/migrations.js';
 import { destinationTypes, spec } from '../support/server.js';
 
 const secrets = createSecretBox(randomBytes(32));
