@@ -85,6 +85,18 @@ describe('migrations, as a release names them', () => {
     expect(() => planMigrations(known, ['0001_initial', '0003_expand_c'])).toThrow(
       "This release's migration 0002_b cannot be applied: the database already holds 0003_expand_c",
     );
+    // A migration of another release older than every pending one of this release is no obstacle.
+    expect(planMigrations(['0001_initial', '0003_c'], ['0001_initial', '0002_expand_x'])).toEqual({
+      pending: ['0003_c'],
+      newer: ['0002_expand_x'],
+    });
+  });
+
+  it('are of the contract kind only when the name starts with the number and _contract_', () => {
+    expect(
+      ['0004_contract_drop_x', '0004_expand_add_x', 'x0004_contract_y', '0004_add_contract_y'].map(migrationKind),
+    ).toEqual(['contract', 'expand', 'expand', 'expand']);
+    expect(new MigrationRefusal('why').name).toBe('MigrationRefusal');
   });
 });
 
