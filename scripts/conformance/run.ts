@@ -1,8 +1,9 @@
 // One conformance run against a deployment: what it can learn first (the key works, the
 // destination and preset exist), then every generated request, each answer checked, then the
 // stateful sequences.
-import { createHash } from 'node:crypto';
+
 import fc from 'fast-check';
+import { hashApiKey } from '../../server/domain/api-keys.js';
 import type { Answer } from './check.js';
 import { type Contract, operationById } from './contract.js';
 import { attempt, CannotRun, cameBack, type Outcome, type RunOptions, sendOrThrow } from './exchange.js';
@@ -23,8 +24,6 @@ export interface RunResult {
   /** Why the run stopped before its end: the deployment stopped answering. */
   stopped?: string;
 }
-
-const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
 
 function explainRefusal(what: string, answer: Answer, baseUrl: string, contract: Contract): string {
   if (answer.status === 401) return `the deployment refused the key (401): give a key it knows (--key)`;
@@ -56,7 +55,7 @@ export type KnownObjects = Pick<RunOptions, 'baseUrl' | 'key' | 'standardKey' | 
  * deployment that cannot be reached, or refuses a key or an object, is a CannotRun saying so.
  */
 export async function preflight(contract: Contract, options: KnownObjects): Promise<Fixture> {
-  const hashes = [options.key, options.standardKey].flatMap((key) => (key ? [sha256Hex(key)] : []));
+  const hashes = [options.key, options.standardKey].flatMap((key) => (key ? [hashApiKey(key)] : []));
   const key = await confirm(contract, options, 'getKey', hashes[0] ?? '', 'reading the key itself');
   const fixture: Fixture = { getKey: { [key.name]: hashes.map((value) => ({ value })) } };
   if (options.destination) {
@@ -110,6 +109,6 @@ export async function runConformance(contract: Contract, options: RunOptions): P
   }
   if (options.only === undefined) outcomes.push(...(await sequences(contract, options, fixture)));
   if (options.only === undefined && options.negative)
-    outcomes.push(...(await httpChecks(options, sha256Hex(options.key))));
+    outcomes.push(...(await httpChecks(options, hashApiKey(options.key))));
   return { seed: options.seed, outcomes };
 }

@@ -59,9 +59,9 @@ function newestSpecCommit(): string {
 function docsAreFresh(): boolean {
   const inputs = [
     join(root, 'openapi.yaml'),
-    // This folder (the build, the samples, the renderer's options) and the changelog with what it
-    // classes changes by.
-    ...['docs', 'spec-diff', 'workflows'].flatMap((dir) =>
+    // This folder (the build, the samples, the renderer's options), the changelog with what it
+    // classes changes by, the workflows page's reading of arazzo/, and what they share.
+    ...['docs', 'spec-diff', 'workflows', 'shared'].flatMap((dir) =>
       readdirSync(join(root, 'scripts', dir), { recursive: true, encoding: 'utf8' })
         .filter((file) => file.endsWith('.ts'))
         .map((file) => join(root, 'scripts', dir, file)),

@@ -2,15 +2,13 @@
 // it needs, its steps in order (each linked to its operation in the reference, with what it sends,
 // what it checks and what it passes on) and its outputs. Plain HTML with its styles inline: it
 // loads nothing, like the changelog page.
+
 import { type OpenApiDocument, specOperations } from '../../server/spec.js';
+import { escapeHtml, inlineMarkdown } from '../shared/html.js';
 import type { ArazzoDocument, ArazzoStep, ArazzoWorkflow } from '../workflows/arazzo.js';
 
 export const WORKFLOWS_PAGE = 'workflows.html';
 
-const escapeHtml = (text: string) =>
-  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
-/** Inline Markdown (`code` only) as HTML. */
-const inline = (markdown: string) => escapeHtml(markdown).replace(/`([^`]+)`/g, '<code>$1</code>');
 const code = (value: unknown) =>
   `<code>${escapeHtml(typeof value === 'string' ? value : JSON.stringify(value))}</code>`;
 
@@ -38,7 +36,7 @@ function stepHtml(step: ArazzoStep, contract: OpenApiDocument): string {
   const outputs = Object.entries(step.outputs ?? {}).map(([name, value]) => `${code(name)}: ${code(value)}`);
   return [
     `<li id="${escapeHtml(step.stepId)}"><h3>${escapeHtml(step.stepId)}: ${operation}</h3>`,
-    step.description ? `<p>${inline(step.description)}</p>` : '',
+    step.description ? `<p>${inlineMarkdown(step.description)}</p>` : '',
     sends.length ? `<p>Sends</p>\n${list(sends)}` : '',
     checks.length ? `<p>Succeeds when</p>\n${list(checks)}` : '',
     outputs.length ? `<p>Passes on</p>\n${list(outputs)}` : '',
@@ -53,14 +51,14 @@ function workflowHtml(workflow: ArazzoWorkflow, document: ArazzoDocument, contra
   const inputs = Object.entries(workflow.inputs?.properties ?? {}).map(([name, schema]) => {
     const shared = schema.$ref ? document.components?.inputs?.[schema.$ref.split('/').pop() ?? ''] : undefined;
     const description = schema.description ?? shared?.description ?? '';
-    return `${code(name)}${required.has(name) ? '' : ' (optional)'}: ${inline(description)}`;
+    return `${code(name)}${required.has(name) ? '' : ' (optional)'}: ${inlineMarkdown(description)}`;
   });
   const outputs = Object.entries(workflow.outputs ?? {}).map(([name, value]) => `${code(name)}: ${code(value)}`);
   return [
     `<section id="${escapeHtml(workflow.workflowId)}">`,
     `<h2>${escapeHtml(workflow.workflowId)}</h2>`,
-    workflow.summary ? `<p><strong>${inline(workflow.summary)}</strong></p>` : '',
-    workflow.description ? `<p>${inline(workflow.description.trim())}</p>` : '',
+    workflow.summary ? `<p><strong>${inlineMarkdown(workflow.summary)}</strong></p>` : '',
+    workflow.description ? `<p>${inlineMarkdown(workflow.description.trim())}</p>` : '',
     inputs.length ? `<p>Inputs</p>\n${list(inputs)}` : '',
     `<p>Steps, in order</p>\n<ol>\n${workflow.steps.map((step) => stepHtml(step, contract)).join('\n')}\n</ol>`,
     outputs.length ? `<p>Outputs</p>\n${list(outputs)}` : '',
@@ -75,7 +73,7 @@ export function workflowsPage(contract: OpenApiDocument, document: ArazzoDocumen
   const contents = list(
     document.workflows.map(
       (workflow) =>
-        `<a href="#${escapeHtml(workflow.workflowId)}">${escapeHtml(workflow.workflowId)}</a>: ${inline(workflow.summary ?? '')}`,
+        `<a href="#${escapeHtml(workflow.workflowId)}">${escapeHtml(workflow.workflowId)}</a>: ${inlineMarkdown(workflow.summary ?? '')}`,
     ),
   );
   return `<!doctype html>

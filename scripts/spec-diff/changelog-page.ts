@@ -2,17 +2,12 @@
 // what changed since the version before (breaking first, as spec:changelog folds it) and the commits
 // that made it folded beneath. Plain HTML with its styles inline: it loads nothing, like the rest of
 // the docs.
+import { escapeHtml, inlineMarkdown } from '../shared/html.js';
 import { specChanges } from './engine/compare.js';
 import { type Entry, foldChanges } from './format/entries.js';
 import { fullWhere, SECTIONS } from './format/report.js';
 import { summaryText } from './format/summary.js';
 import { type Document, specAt, specHistory, versionOf } from './revisions.js';
-
-const escapeHtml = (text: string) =>
-  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
-
-/** Inline Markdown of the entries (`code` only) as HTML. */
-const inline = (markdown: string) => escapeHtml(markdown).replace(/`([^`]+)`/g, '<code>$1</code>');
 
 interface Commit {
   hash: string;
@@ -50,7 +45,7 @@ function entriesHtml(entries: Entry[]): string {
     if (held.length === 0) return [];
     const items = held.map(
       (entry) =>
-        `<li><span class="${entry.level}">${entry.level}</span> ${inline(fullWhere(entry))}${fullWhere(entry) ? ': ' : ''}${inline(entry.what)} <small>${entry.ids.map(escapeHtml).join(', ')}</small></li>`,
+        `<li><span class="${entry.level}">${entry.level}</span> ${inlineMarkdown(fullWhere(entry))}${fullWhere(entry) ? ': ' : ''}${inlineMarkdown(entry.what)} <small>${entry.ids.map(escapeHtml).join(', ')}</small></li>`,
     );
     return [`<h3>${title}</h3>\n<ul>\n${items.join('\n')}\n</ul>`];
   }).join('\n');
@@ -79,8 +74,8 @@ async function releaseHtml(release: Release, entriesOf: Map<string, Entry[]>): P
   const changes = from === last.spec ? [] : await specChanges(from, last.spec);
   const entries = foldChanges(changes, { before: from, after: last.spec });
   const intro = release.base
-    ? `<p>${inline(summaryText(entries, changes.length))}</p>`
-    : `<p>The first version of the contract.${entries.length > 0 ? ` Changed after its first commit: ${inline(summaryText(entries, changes.length))}` : ''}</p>`;
+    ? `<p>${inlineMarkdown(summaryText(entries, changes.length))}</p>`
+    : `<p>The first version of the contract.${entries.length > 0 ? ` Changed after its first commit: ${inlineMarkdown(summaryText(entries, changes.length))}` : ''}</p>`;
   return [heading, intro, entriesHtml(entries), commitsHtml(release.commits, entriesOf)].filter(Boolean).join('\n');
 }
 

@@ -45,14 +45,15 @@ function readsOf(step: ArazzoStep): { body: string[]; headers: string[]; statuse
 const within = (path: string, place: string) =>
   path === place || path.startsWith(`${place}.`) || path.startsWith(`${place}[]`);
 
-/** Why the change breaks the step, or undefined when it does not touch what the step uses. */
-function breaks(change: Change, step: ArazzoStep): string | undefined {
+type Reads = ReturnType<typeof readsOf>;
+
+/** Why the change breaks the step, or undefined when it does not touch what the step uses (`reads`). */
+function breaks(change: Change, step: ArazzoStep, reads: Reads): string | undefined {
   if (TAKES_THE_OPERATION_AWAY.test(change.id)) return `it calls ${step.operationId}`;
   const sent = (step.parameters ?? []).find(
     (parameter) => change.where === `${parameter.in} parameter ${parameter.name}`,
   );
   if (sent) return `it sends the ${sent.in} parameter ${sent.name}`;
-  const reads = readsOf(step);
   const answer = /^response (\d{3}) (?:header (\S+)|[^.\s]+\.(.+))$/.exec(change.where);
   if (!answer) return undefined;
   const [, status = '', header, place] = answer;
@@ -69,8 +70,9 @@ export function workflowBreaks(changes: readonly Change[], before: Document, wor
     workflow.steps.flatMap((step) => {
       const key = keys.get(step.operationId ?? '');
       if (key === undefined) return [];
+      const reads = readsOf(step);
       return changes.flatMap((change) => {
-        const why = change.operation === key ? breaks(change, step) : undefined;
+        const why = change.operation === key ? breaks(change, step, reads) : undefined;
         return why === undefined
           ? []
           : [

@@ -38,10 +38,6 @@ export interface ArazzoDocument {
   workflows: ArazzoWorkflow[];
 }
 
-export function parseArazzo(text: string): ArazzoDocument {
-  return parseSpecYaml(text) as ArazzoDocument;
-}
-
 export function loadWorkflows(file = WORKFLOWS_FILE): ArazzoDocument {
-  return parseArazzo(readFileSync(file, 'utf8'));
+  return parseSpecYaml(readFileSync(file, 'utf8')) as ArazzoDocument;
 }

@@ -4,7 +4,7 @@
 // 1 on any failed check, 2 when the run cannot start (bad arguments, no contact, a key or object
 // the deployment refuses). The options, the keys' environment variables and the exit codes are
 // the conformance command's.
-import { createHash } from 'node:crypto';
+import { hashApiKey } from '../../server/domain/api-keys.js';
 import { runMain } from '../../server/run-main.js';
 import { loadContract } from '../conformance/contract.js';
 import { DEPLOYMENT_OPTIONS, deploymentOf } from '../conformance/deployment-options.js';
@@ -38,8 +38,6 @@ const INPUT_SOURCES: Record<string, string> = {
   presetSlug: '--preset',
 };
 
-const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
-
 function options(argv: string[]): KnownObjects | string {
   const parsed = parseArgsOrMessage({
     args: argv,
@@ -62,7 +60,7 @@ function inputsOf(run: KnownObjects): Record<string, string> {
   const inputs: Record<string, string | undefined> = {
     managementKey: run.key,
     standardKey: run.standardKey,
-    keyHash: sha256Hex(run.key),
+    keyHash: hashApiKey(run.key),
     destinationId: run.destination,
     presetSlug: run.preset,
   };

@@ -1,10 +1,9 @@
 // The console's HTML: a link back to the reference, what happens to the key, the form that asks for
 // a base URL when the page is opened from a file, and the element the console renders into. No
 // inline script or style: the page's policy allows scripts and styles from its own folder only.
-import { consoleFolder } from '../../../server/project-root.js';
 
-const escapeHtml = (text: string) =>
-  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+import { consoleFolder } from '../../../server/project-root.js';
+import { escapeHtml } from '../../shared/html.js';
 
 export const CONSOLE_ELEMENT_ID = 'console';
 export const BASE_URL_FORM_ID = 'base-url';
