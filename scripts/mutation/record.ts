@@ -84,18 +84,18 @@ export function writeRecord(record: RunRecord, file = RECORD_FILE): void {
   writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
 }
 
-const git = (args: string[]) =>
-  execFileSync('git', args, { cwd: projectRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+const git = (args: string[], cwd = projectRoot) =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
 
 export function currentCommit(): string {
   return git(['rev-parse', 'HEAD']);
 }
 
-export function uncommittedFiles(): string[] {
-  return git(['status', '--porcelain', '--untracked-files=no'])
+/** The tracked files that differ from HEAD, staged or not, by their paths in the checkout at `cwd`. */
+export function uncommittedFiles(cwd = projectRoot): string[] {
+  return git(['diff', '--name-only', 'HEAD'], cwd)
     .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => line.slice(3));
+    .filter((line) => line !== '');
 }
 
 /**

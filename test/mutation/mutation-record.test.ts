@@ -1,7 +1,7 @@
 // The whole mutation run on record (mutation/): the status in notes/mutation-testing.md is written
 // from it and still says what it says, the run meets the targets, and mutation:score --recorded prints it.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MutationTestResult } from 'mutation-testing-report-schema';
@@ -17,6 +17,7 @@ import {
   STATUS_PAGE,
   STATUS_START,
   statusBlock,
+  uncommittedFiles,
   withStatusBlock,
 } from '../../scripts/mutation/record.js';
 import { summarize } from '../../scripts/mutation/summary.js';
@@ -95,6 +96,24 @@ describe('the record of the whole run', () => {
       'mutation:score: unknown argument --recordd (usage: npm run -s mutation:score [-- --recorded])',
     ]);
     expect(run.status).toBe(2);
+  });
+});
+
+describe('the files a run saw uncommitted', () => {
+  it('are named by their whole paths, the first one too, staged or not', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'uncommitted-'));
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, stdio: 'ignore' });
+    git('init', '-q');
+    mkdirSync(join(dir, 'server'));
+    for (const file of ['server/a.ts', 'server/b.ts', 'server/c.ts']) writeFileSync(join(dir, file), 'one\n');
+    git('add', '.');
+    git('-c', 'user.email=ci@example.com', '-c', 'user.name=CI', 'commit', '-qm', 'first');
+    expect(uncommittedFiles(dir)).toEqual([]);
+    writeFileSync(join(dir, 'server/a.ts'), 'two\n');
+    writeFileSync(join(dir, 'server/c.ts'), 'two\n');
+    git('add', 'server/c.ts');
+    writeFileSync(join(dir, 'untracked.ts'), 'new\n');
+    expect(uncommittedFiles(dir)).toEqual(['server/a.ts', 'server/c.ts']);
   });
 });
 
