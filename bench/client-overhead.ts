@@ -11,7 +11,7 @@ import { parseArgsOrMessage } from '../scripts/shared/cli-args.js';
 import { createApp } from '../server/app.js';
 import { createSecretBox } from '../server/domain/secrets.js';
 import { UNREACHABLE_RATE_LIMIT } from '../server/http/rate-limit.js';
-import { createKey } from '../server/provisioning/index.js';
+import { Provisioning } from '../server/provisioning/index.js';
 import { runMain } from '../server/run-main.js';
 import { loadSpec } from '../server/spec.js';
 import { openStore } from '../server/store/index.js';
@@ -32,15 +32,20 @@ export async function measureClientOverhead({
   calls: number;
   rounds: number;
 }): Promise<ClientOverhead> {
+  const spec = loadSpec();
   const store = await openStore('sqlite::memory:', createSecretBox(randomBytes(32)));
   const workspace = await store.workspaces.create('Bench', new Date());
-  const key = await createKey(store, { workspaceId: workspace.id, name: 'Bench', kind: 'management' }, new Date());
+  const key = await new Provisioning(spec).createKey(
+    store,
+    { workspaceId: workspace.id, name: 'Bench', kind: 'management' },
+    new Date(),
+  );
   // Production settings: requests validated, responses not.
   const app = createApp({
     store,
     clock: () => new Date(),
     logger: pino({ level: 'silent' }),
-    spec: loadSpec(),
+    spec,
     validateResponses: false,
     rateLimit: UNREACHABLE_RATE_LIMIT,
     authFailureLimit: UNREACHABLE_RATE_LIMIT,

@@ -20,7 +20,7 @@ import {
   loadDestinationTypeRules,
 } from '../server/domain/destination-config-rules.js';
 import { createSecretBox } from '../server/domain/secrets.js';
-import { createDestination, createKey, recordUsage } from '../server/provisioning/index.js';
+import { Provisioning, recordUsage } from '../server/provisioning/index.js';
 import { runMain } from '../server/run-main.js';
 import { loadSpec } from '../server/spec.js';
 import { openStore, type Store } from '../server/store/index.js';
@@ -73,6 +73,7 @@ export async function main(argv: string[]): Promise<number> {
   url.pathname = `/${name}`;
   const spec = loadSpec();
   const rules = loadDestinationTypeRules(spec);
+  const provision = new Provisioning(spec, rules);
   const secrets = createSecretBox(randomBytes(32));
   const stores: Store[] = [];
   try {
@@ -80,7 +81,7 @@ export async function main(argv: string[]): Promise<number> {
     const [first, second] = stores as [Store, Store];
     const now = new Date();
     const workspace = await first.workspaces.create('Waits', now);
-    const key = await createKey(first, { workspaceId: workspace.id, name: 'Key', kind: 'management' }, now);
+    const key = await provision.createKey(first, { workspaceId: workspace.id, name: 'Key', kind: 'management' }, now);
     const day = 86_400_000;
     for (let i = 0; i < 3 * 365; i++)
       await recordUsage(first, {
@@ -93,9 +94,8 @@ export async function main(argv: string[]): Promise<number> {
     for (let i = 0; i < 50; i++)
       destinations.push(
         (
-          await createDestination(
+          await provision.createDestination(
             first,
-            rules,
             { workspaceId: workspace.id, type: 'webhook', config: { url: 'https://hooks.example.com' } },
             now,
           )

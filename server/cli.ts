@@ -9,6 +9,7 @@ import { describeFailure } from './failure.js';
 import { readCommandLine, usageError } from './provisioning/command-line.js';
 import { RefusedError, UsageError } from './provisioning/command-values.js';
 import { cliCommands, runCommand } from './provisioning/commands.js';
+import { Provisioning } from './provisioning/index.js';
 import { runMain } from './run-main.js';
 import { loadSpec, type OpenApiDocument } from './spec.js';
 import type { Store } from './store/index.js';
@@ -41,7 +42,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const result = await runCommand(commands, command, line.values, {
       store,
-      spec,
+      provisioning: new Provisioning(spec),
       now: systemClock(),
       warn: (warning) => console.error(warning),
     });

@@ -20,6 +20,7 @@ import { warmUp } from './http/warm-up.js';
 import { bindOperations } from './operations/bind.js';
 import { operationHandlers } from './operations/index.js';
 import { type DemoSeed, seedDemo } from './provisioning/demo.js';
+import { Provisioning } from './provisioning/index.js';
 import { loadSpec, type OpenApiDocument, operationPath } from './spec.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -122,7 +123,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown?.signal('SIGINT'));
 
   let demo: DemoSeed | undefined;
-  if ((await store.workspaces.count()) === 0) demo = await seedDemo(store, destinationTypes, systemClock());
+  if ((await store.workspaces.count()) === 0)
+    demo = await seedDemo(store, new Provisioning(spec, destinationTypes), systemClock());
   if (demo) console.log(demoInstructions(spec, config.publicUrl ?? baseUrl, demo));
   else {
     console.log(

@@ -2,10 +2,9 @@
 // what serving takes. Prints what the harness needs as one JSON line.
 // Usage: seed.ts <database-url> <big-count>, with BENCH_SECRETS_KEY (hex, 32 bytes) set.
 
-import { loadDestinationTypeRules } from '../../server/domain/destination-config-rules.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { utcDay } from '../../server/domain/time.js';
-import { addPresetVersion, createDestination, createKey } from '../../server/provisioning/index.js';
+import { type NewKeyInput, Provisioning } from '../../server/provisioning/index.js';
 import { loadSpec } from '../../server/spec.js';
 import { openStore } from '../../server/store/index.js';
 import { bulkPresetVersions, bulkUsage } from './bulk-seed.js';
@@ -14,21 +13,15 @@ const [databaseUrl = '', bigArg = '0'] = process.argv.slice(2);
 const bigCount = Number(bigArg);
 const store = await openStore(databaseUrl, createSecretBox(Buffer.from(process.env.BENCH_SECRETS_KEY ?? '', 'hex')));
 const now = new Date();
+const provision = new Provisioning(loadSpec());
 const workspace = await store.workspaces.create('Bench', now);
-const management = await createKey(store, { workspaceId: workspace.id, name: 'Bench admin', kind: 'management' }, now);
-const idle = await createKey(
+const keyOf = (input: Omit<NewKeyInput, 'workspaceId'>) =>
+  provision.createKey(store, { workspaceId: workspace.id, ...input }, now);
+const management = await keyOf({ name: 'Bench admin', kind: 'management' });
+const idle = await keyOf({ name: 'No usage', kind: 'standard', limit: 100, limitReset: 'monthly' });
+const busy = await keyOf({ name: 'Much usage', kind: 'standard', limit: 100, limitReset: 'monthly' });
+const destination = await provision.createDestination(
   store,
-  { workspaceId: workspace.id, name: 'No usage', kind: 'standard', limit: 100, limitReset: 'monthly' },
-  now,
-);
-const busy = await createKey(
-  store,
-  { workspaceId: workspace.id, name: 'Much usage', kind: 'standard', limit: 100, limitReset: 'monthly' },
-  now,
-);
-const destination = await createDestination(
-  store,
-  loadDestinationTypeRules(loadSpec()),
   {
     workspaceId: workspace.id,
     type: 'langfuse',
@@ -45,9 +38,8 @@ const destination = await createDestination(
 const SPREAD_DESTINATIONS = 50;
 const spreadDestinationIds: string[] = [];
 for (let i = 1; i <= SPREAD_DESTINATIONS; i++) {
-  const spread = await createDestination(
+  const spread = await provision.createDestination(
     store,
-    loadDestinationTypeRules(loadSpec()),
     {
       workspaceId: workspace.id,
       type: 'webhook',
@@ -59,7 +51,7 @@ for (let i = 1; i <= SPREAD_DESTINATIONS; i++) {
   spreadDestinationIds.push(spread.id);
 }
 for (let i = 1; i <= 100; i++) {
-  await addPresetVersion(
+  await provision.addPresetVersion(
     store,
     {
       workspaceId: workspace.id,

@@ -6,19 +6,20 @@
 // usage); a name that does not exist, a RefusedError (both in command-values.ts).
 import type { KeyKind } from '../domain/api-keys.js';
 import type { DataRegionsSent } from '../domain/data-regions.js';
-import { type ConfigValues, loadDestinationTypeRules } from '../domain/destination-config-rules.js';
+import type { ConfigValues } from '../domain/destination-config-rules.js';
 import { nodeAt, type OpenApiDocument } from '../spec.js';
 import type { Store } from '../store/index.js';
 import type { OptionValues } from './command-line.js';
 import { json, number, RefusedError, requireWorkspace, UsageError } from './command-values.js';
 import { seedDemo } from './demo.js';
-import { addPresetVersion, createDestination, createKey, type NewKeyInput, recordUsage } from './index.js';
+import { type NewKeyInput, type Provisioning, recordUsage } from './index.js';
 import type { CommandOption, CommandText } from './usage.js';
 
 /** What a command runs against. */
 export interface CommandContext {
   store: Store;
-  spec: OpenApiDocument;
+  /** Checks every input against the contract the CLI loaded. */
+  provisioning: Provisioning;
   now: Date;
   /** What the command warns of, one line each; the command goes on. */
   warn: (line: string) => void;
@@ -116,11 +117,11 @@ export function cliCommands(spec: OpenApiDocument): CliCommand[] {
         },
         { name: 'disabled', about: 'create the key disabled' },
       ],
-      run: async (values, { store, now, warn }) => {
+      run: async (values, { store, provisioning, now, warn }) => {
         await requireWorkspace(store, values.workspace);
         // Kind and reset are checked against the spec's enums by createKey.
         const kind = (values.kind ?? 'standard') as KeyKind;
-        const key = await createKey(
+        const key = await provisioning.createKey(
           store,
           {
             workspaceId: values.workspace,
@@ -176,11 +177,10 @@ export function cliCommands(spec: OpenApiDocument): CliCommand[] {
           about: `the data regions it applies to, of ${enumOf('#/components/schemas/DataRegionListUpdate/items/enum').replaceAll('|', ', ')} (eu is europe); global unless said`,
         },
       ],
-      run: async (values, { store, spec, now }) => {
+      run: async (values, { store, provisioning, now }) => {
         await requireWorkspace(store, values.workspace);
-        const destination = await createDestination(
+        const destination = await provisioning.createDestination(
           store,
-          loadDestinationTypeRules(spec),
           {
             workspaceId: values.workspace,
             type: values.type,
@@ -225,9 +225,9 @@ export function cliCommands(spec: OpenApiDocument): CliCommand[] {
         { name: 'creator-id', value: 'U', required: true, about: 'the user who created the version' },
         { name: 'system-prompt', value: 'P', about: "the version's system prompt" },
       ],
-      run: async (values, { store, now }) => {
+      run: async (values, { store, provisioning, now }) => {
         await requireWorkspace(store, values.workspace);
-        const version = await addPresetVersion(
+        const version = await provisioning.addPresetVersion(
           store,
           {
             workspaceId: values.workspace,
@@ -267,7 +267,7 @@ export function cliCommands(spec: OpenApiDocument): CliCommand[] {
         { name: 'demo', required: true, about: 'the demo workspace (the only seed there is)' },
         { name: 'json', about: 'print the JSON on one line' },
       ],
-      run: (_values, { store, spec, now }) => seedDemo(store, loadDestinationTypeRules(spec), now),
+      run: (_values, { store, provisioning, now }) => seedDemo(store, provisioning, now),
     }),
     command({
       name: 'rotate-secrets-key',

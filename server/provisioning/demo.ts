@@ -1,7 +1,6 @@
 // The demo workspace: what `npm start` seeds into an empty database, and `cli seed --demo`.
-import type { DestinationType, DestinationTypeRules } from '../domain/destination-config-rules.js';
 import type { Store } from '../store/index.js';
-import { addPresetVersion, createDestination, createKey, recordUsage } from './index.js';
+import { type Provisioning, recordUsage } from './index.js';
 
 export interface DemoSeed {
   workspace_id: string;
@@ -17,18 +16,14 @@ export interface DemoSeed {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export async function seedDemo(
-  store: Store,
-  destinationTypes: ReadonlyMap<DestinationType, DestinationTypeRules>,
-  now: Date,
-): Promise<DemoSeed> {
+export async function seedDemo(store: Store, provisioning: Provisioning, now: Date): Promise<DemoSeed> {
   const workspace = await store.workspaces.create('Demo workspace', now);
-  const management = await createKey(
+  const management = await provisioning.createKey(
     store,
     { workspaceId: workspace.id, name: 'Demo management key', kind: 'management', creatorUserId: 'user_demo' },
     now,
   );
-  const standard = await createKey(
+  const standard = await provisioning.createKey(
     store,
     {
       workspaceId: workspace.id,
@@ -48,9 +43,8 @@ export async function seedDemo(
   ] as const) {
     await recordUsage(store, { keyHash: standard.hash, amount, byok, at: new Date(now.getTime() - daysAgo * DAY_MS) });
   }
-  const destination = await createDestination(
+  const destination = await provisioning.createDestination(
     store,
-    destinationTypes,
     {
       workspaceId: workspace.id,
       type: 'langfuse',
@@ -73,7 +67,11 @@ export async function seedDemo(
     },
   ];
   for (const version of versions) {
-    await addPresetVersion(store, { workspaceId: workspace.id, slug, creatorId: 'user_demo', ...version }, now);
+    await provisioning.addPresetVersion(
+      store,
+      { workspaceId: workspace.id, slug, creatorId: 'user_demo', ...version },
+      now,
+    );
   }
   return {
     workspace_id: workspace.id,

@@ -1,9 +1,8 @@
-// Creating workspaces, keys, destinations, preset versions and usage records: what the CLI and
-// the demo seed do. Every input is checked against the schemas of openapi.yaml that the API
-// answers with, so that nothing is provisioned that the API could not return; what a schema
+// Creating keys, destinations, preset versions and usage records: what the CLI and the demo seed
+// do. Every input is checked against the schemas of the contract the caller loaded (the ones the
+// API answers with), so that nothing is provisioned that the API could not return; what a schema
 // cannot say (masks, per-type config keys, URL-safe slugs) is checked here in code.
 
-import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { components } from '../../generated/api.js';
 import { generateApiKey, type KeyKind } from '../domain/api-keys.js';
 import { type DataRegionsSent, storedRegions } from '../domain/data-regions.js';
@@ -11,15 +10,16 @@ import {
   type ConfigValues,
   type DestinationType,
   type DestinationTypeRules,
+  loadDestinationTypeRules,
   secretsOf,
 } from '../domain/destination-config-rules.js';
 import { DESTINATION_SETTINGS, type DestinationState, type StoredDestination } from '../domain/destination-update.js';
 import { type FieldError, FieldValidationError } from '../domain/field-errors.js';
 import { looksMasked } from '../domain/masking.js';
 import { MAX_CONFIG_JSON_LENGTH } from '../domain/presets.js';
-import { type SchemaExplainer, schemaExplainer } from '../http/schema-errors.js';
+import { schemaExplainer } from '../http/schema-errors.js';
 import { nonLinearPatternErrors } from '../regex/linearity.js';
-import { createSpecAjv, loadSpec, type OpenApiDocument, specOperation, validatorAt } from '../spec.js';
+import { createSpecAjv, type OpenApiDocument, specOperation, validatorAt } from '../spec.js';
 import type { Store } from '../store/index.js';
 
 type ApiKey = components['schemas']['ApiKey'];
@@ -28,31 +28,23 @@ type PresetConfig = components['schemas']['PresetConfig'];
 /** A value to provision, the schema of openapi.yaml it must satisfy, and how the input names it. */
 type Check = [pointer: string, value: unknown, field: string];
 
-let contract: { spec: OpenApiDocument; withDefaults: Ajv2020; explainer: SchemaExplainer } | undefined;
-
-function loadContract() {
-  // Stryker disable next-line ConditionalExpression: equivalent, see mutation/equivalents.md#provisioning-contract-cache
-  if (!contract) {
-    const spec = loadSpec();
-    // Defaults are filled in (filter rules' `enabled` and `logic`), so that what is stored is explicit.
-    contract = {
-      spec,
-      withDefaults: createSpecAjv(spec, { useDefaults: true }),
-      explainer: schemaExplainer(spec, createSpecAjv(spec)),
-    };
-  }
-  return contract;
-}
+type NewKey = { rawKey: string; hash: string; id: string; expiresAt: string | null };
 
 /** Throws a FieldValidationError naming every value that breaks its schema; fills in the schemas' defaults. */
-function checkAgainstSpec(checks: Check[], more: FieldError[] = []): void {
-  const { withDefaults, explainer } = loadContract();
-  const errors = checks.flatMap(([pointer, value, field]) => {
-    if (value === undefined || validatorAt(withDefaults, pointer)(value)) return [];
-    return explainer.explain(pointer, value, `/${field}`);
-  });
-  errors.push(...more);
-  if (errors.length > 0) throw new FieldValidationError(errors);
+type CheckAgainstSpec = (checks: Check[], more?: FieldError[]) => void;
+
+function checkerOf(spec: OpenApiDocument): CheckAgainstSpec {
+  // Defaults are filled in (filter rules' `enabled` and `logic`), so that what is stored is explicit.
+  const withDefaults = createSpecAjv(spec, { useDefaults: true });
+  const explainer = schemaExplainer(spec, createSpecAjv(spec));
+  return (checks, more = []) => {
+    const errors = checks.flatMap(([pointer, value, field]) => {
+      if (value === undefined || validatorAt(withDefaults, pointer)(value)) return [];
+      return explainer.explain(pointer, value, `/${field}`);
+    });
+    errors.push(...more);
+    if (errors.length > 0) throw new FieldValidationError(errors);
+  };
 }
 
 const apiKeyField = (name: keyof ApiKey) => `#/components/schemas/ApiKey/properties/${name}`;
@@ -72,12 +64,8 @@ export interface NewKeyInput {
   externalUser?: string | null;
 }
 
-export async function createKey(
-  store: Store,
-  input: NewKeyInput,
-  now: Date,
-): Promise<{ rawKey: string; hash: string; id: string; expiresAt: string | null }> {
-  checkAgainstSpec([
+async function createKey(check: CheckAgainstSpec, store: Store, input: NewKeyInput, now: Date): Promise<NewKey> {
+  check([
     [apiKeyField('name'), input.name, 'name'],
     ['#/components/schemas/KeyKind', input.kind, 'kind'],
     [apiKeyField('limit'), input.limit, 'limit'],
@@ -131,7 +119,8 @@ function maskedSecrets(config: ConfigValues, rules: DestinationTypeRules): Field
   });
 }
 
-export async function createDestination(
+async function createDestination(
+  check: CheckAgainstSpec,
   store: Store,
   destinationTypes: ReadonlyMap<DestinationType, DestinationTypeRules>,
   input: NewDestinationInput,
@@ -142,7 +131,7 @@ export async function createDestination(
     throw new FieldValidationError([
       { path: '/type', message: `must be one of: ${[...destinationTypes.keys()].join(', ')}` },
     ]);
-  checkAgainstSpec(
+  check(
     [
       ...DESTINATION_SETTINGS.map((field): Check => [destinationField(field), input[field], field]),
       ['#/components/schemas/ObservabilityDestinationUpdate/properties/regions', input.regions, 'regions'],
@@ -182,22 +171,22 @@ export async function createDestination(
 // Slugs are written in URLs: lower-case words of letters and digits, joined by - or _.
 const SLUG_PATTERN = /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/;
 
-function slugSchemaPointer(): string {
-  const slug = specOperation(loadContract().spec, 'listPresetVersions').parameters.find(
-    (p) => p.in === 'path' && p.name === 'slug',
-  );
+function slugSchemaPointer(spec: OpenApiDocument): string {
+  const slug = specOperation(spec, 'listPresetVersions').parameters.find((p) => p.in === 'path' && p.name === 'slug');
   if (!slug) throw new Error('openapi.yaml has no slug parameter on listPresetVersions');
   return `${slug.pointer}/schema`;
 }
 
-export async function addPresetVersion(
+async function addPresetVersion(
+  check: CheckAgainstSpec,
+  spec: OpenApiDocument,
   store: Store,
-  input: { workspaceId: string; slug: string; config: PresetConfig; systemPrompt?: string | null; creatorId: string },
+  input: NewPresetVersionInput,
   now: Date,
 ) {
-  checkAgainstSpec(
+  check(
     [
-      [slugSchemaPointer(), input.slug, 'slug'],
+      [slugSchemaPointer(spec), input.slug, 'slug'],
       [presetVersionField('config'), input.config, 'config'],
       [presetVersionField('creator_id'), input.creatorId, 'creator_id'],
       [presetVersionField('system_prompt'), input.systemPrompt, 'system_prompt'],
@@ -217,6 +206,43 @@ export async function addPresetVersion(
     { config: input.config, system_prompt: input.systemPrompt ?? null, creator_id: input.creatorId },
     now,
   );
+}
+
+export interface NewPresetVersionInput {
+  workspaceId: string;
+  slug: string;
+  config: PresetConfig;
+  systemPrompt?: string | null;
+  creatorId: string;
+}
+
+/**
+ * Provisioning against one loaded contract: the spec the caller loaded (and its destination types)
+ * is the one every input is checked against, so a process reads openapi.yaml once.
+ */
+export class Provisioning {
+  private readonly check: CheckAgainstSpec;
+
+  constructor(
+    private readonly spec: OpenApiDocument,
+    private readonly destinationTypes: ReadonlyMap<DestinationType, DestinationTypeRules> = loadDestinationTypeRules(
+      spec,
+    ),
+  ) {
+    this.check = checkerOf(spec);
+  }
+
+  createKey(store: Store, input: NewKeyInput, now: Date): Promise<NewKey> {
+    return createKey(this.check, store, input, now);
+  }
+
+  createDestination(store: Store, input: NewDestinationInput, now: Date): Promise<StoredDestination> {
+    return createDestination(this.check, store, this.destinationTypes, input, now);
+  }
+
+  addPresetVersion(store: Store, input: NewPresetVersionInput, now: Date) {
+    return addPresetVersion(this.check, this.spec, store, input, now);
+  }
 }
 
 export async function recordUsage(

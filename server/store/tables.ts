@@ -2,6 +2,7 @@
 // models it returns, and no other layer sees them.
 import type { ColumnType } from 'kysely';
 import type { components } from '../../generated/api.js';
+import { DESTINATION_SETTINGS } from '../domain/destination-update.js';
 
 type ApiKey = components['schemas']['ApiKey'];
 
@@ -120,19 +121,12 @@ export const API_KEY_COLUMNS = allColumns<ApiKeysTable>()([
   'updated_at',
 ]);
 
+// A destination's settings are stored in columns of their own names.
 export const DESTINATION_COLUMNS = allColumns<DestinationsTable>()([
   'id',
   'workspace_id',
-  'name',
   'type',
-  'enabled',
-  'privacy_mode',
-  'sampling_rate',
-  'api_key_hashes',
-  'filter_rules',
-  'broadcast_generation_cost',
-  'broadcast_generation_identity',
-  'broadcast_generation_request_context',
+  ...DESTINATION_SETTINGS,
   'regions',
   'config_sealed',
   'revision',

@@ -3,9 +3,9 @@
 // hands main to runMain (server/run-main.ts), which runs it only when the file is the
 // process's entry and says an error nothing caught in one line, never a stack trace.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { collectOutput } from '../../scripts/shared/child-process.js';
@@ -37,6 +37,24 @@ describe('the entry points of scripts/, bench/ and the CLI', () => {
     expect(source).toMatch(/\bfunction main\(\w+: string\[\]\)/);
     expect(source).not.toMatch(/process\.exit\(/);
     expect(source.trimEnd().split('\n').at(-1)).toBe(RUN_MAIN_LINE);
+  });
+});
+
+describe('the contract in server/', () => {
+  const serverFiles = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory()
+        ? serverFiles(join(dir, entry.name))
+        : entry.name.endsWith('.ts')
+          ? [relative(projectRoot, join(dir, entry.name))]
+          : [],
+    );
+
+  it('is read by the entry points alone, which hand it to what needs it', () => {
+    const readers = serverFiles(join(projectRoot, 'server')).filter((file) =>
+      /\bloadSpec\(/.test(readFileSync(join(projectRoot, file), 'utf8')),
+    );
+    expect(readers.sort()).toEqual(['server/cli.ts', 'server/main.ts', 'server/spec.ts']);
   });
 });
 

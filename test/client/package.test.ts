@@ -21,7 +21,7 @@ import { codeSamples } from '../../scripts/docs/code-samples.js';
 import { type DemoSeed, seedDemo } from '../../server/provisioning/demo.js';
 import { specOperations } from '../../server/spec.js';
 import { projectRoot } from '../support/process.js';
-import { destinationTypes } from '../support/server.js';
+import { provision } from '../support/server.js';
 import { spec } from '../support/spec.js';
 import { useTestServer } from '../support/use-test-server.js';
 import { clientReadmeBlocks, clientSetupSteps, type SetupStep } from './readme-blocks.js';
@@ -114,7 +114,7 @@ beforeAll(async () => {
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   // From the npm cache that `npm ci` filled: the client's own dependencies, and Node's types for the consumer's code.
   await npm(['install', tarball, `@types/node@${typesNodeVersion}`, '--ignore-scripts', '--prefer-offline'], consumer);
-  demo = await seedDemo(server.store, destinationTypes, server.clock.now());
+  demo = await seedDemo(server.store, provision, server.clock.now());
 }, 180_000);
 
 describe(`the client package, ${clientPackage.name}`, () => {

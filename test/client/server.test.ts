@@ -1,9 +1,8 @@
 // The client against the real server: in-process, on an ephemeral port, over real sockets.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createApiClient, retryAfterMs } from '../../client/index.js';
-import { addPresetVersion, createDestination } from '../../server/provisioning/index.js';
 import type { Store } from '../../server/store/index.js';
-import { destinationTypes } from '../support/server.js';
+import { provision } from '../support/server.js';
 import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 import { type ContractTarget, describeClientContract } from './contract-suite.js';
 
@@ -38,9 +37,8 @@ const server = useTestServer({ store: faultyStore });
 const workspace = useWorkspace(server);
 
 beforeAll(async () => {
-  const destination = await createDestination(
+  const destination = await provision.createDestination(
     server.store,
-    destinationTypes,
     {
       workspaceId: workspace.id,
       type: 'langfuse',
@@ -50,7 +48,7 @@ beforeAll(async () => {
     server.clock.now(),
   );
   for (let i = 1; i <= VERSIONS; i++) {
-    await addPresetVersion(
+    await provision.addPresetVersion(
       server.store,
       {
         workspaceId: workspace.id,

@@ -9,8 +9,7 @@ import { loadContract } from '../../scripts/conformance/contract.js';
 import type { Outcome } from '../../scripts/conformance/exchange.js';
 import { main } from '../../scripts/conformance/index.js';
 import { runConformance } from '../../scripts/conformance/run.js';
-import { addPresetVersion, createDestination } from '../../server/provisioning/index.js';
-import { destinationTypes } from '../support/server.js';
+import { provision } from '../support/server.js';
 import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 import { PROPERTY_TIMEOUT_MS } from './runs.js';
 
@@ -24,9 +23,8 @@ const seed = process.env.FC_SEED === undefined ? Math.floor(Math.random() * 2 **
 
 beforeAll(async () => {
   const now = server.clock.now();
-  const destination = await createDestination(
+  const destination = await provision.createDestination(
     server.store,
-    destinationTypes,
     {
       workspaceId: workspace.id,
       type: 'langfuse',
@@ -37,7 +35,7 @@ beforeAll(async () => {
   );
   destinationId = destination.id;
   for (let i = 0; i < 9; i++)
-    await addPresetVersion(
+    await provision.addPresetVersion(
       server.store,
       { workspaceId: workspace.id, slug: PRESET, config: { model: `m-${i}` }, creatorId: 'u' },
       now,

@@ -7,10 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createApiClient } from '../../client/index.js';
-import { addPresetVersion, createDestination, createKey } from '../../server/provisioning/index.js';
 import { rawRows, testDatabaseKind } from '../support/database.js';
 import { readDestination } from '../support/destinations.js';
-import { destinationTypes } from '../support/server.js';
+import { provision } from '../support/server.js';
 import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 
 const START = '2026-11-20T08:00:00.000Z';
@@ -39,9 +38,8 @@ async function statusOf(call: Promise<unknown>): Promise<number> {
 }
 
 beforeAll(async () => {
-  const destination = await createDestination(
+  const destination = await provision.createDestination(
     server.store,
-    destinationTypes,
     {
       workspaceId: owner.id,
       type: 'langfuse',
@@ -51,7 +49,7 @@ beforeAll(async () => {
     server.clock.now(),
   );
   destinationId = destination.id;
-  await addPresetVersion(
+  await provision.addPresetVersion(
     server.store,
     { workspaceId: owner.id, slug: 'owned-preset', config: { model: 'openai/gpt-4o' }, creatorId: 'user_1' },
     server.clock.now(),
@@ -91,7 +89,7 @@ describe('workspace scoping, through the client, for each resource', () => {
 describe('the expiry boundary, through the client', () => {
   it('a key expiring one millisecond from now works; at its expiry instant it no longer does', async () => {
     const expiresAt = '2026-11-20T08:00:00.001Z';
-    const key = await createKey(
+    const key = await provision.createKey(
       server.store,
       { workspaceId: owner.id, name: 'Short-lived', kind: 'standard', expiresAt },
       server.clock.now(),

@@ -4,9 +4,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract } from '../../scripts/conformance/contract.js';
 import { validRequest } from '../../scripts/conformance/generate/requests.js';
-import { addPresetVersion, createDestination } from '../../server/provisioning/index.js';
 import { type Prism, startPrism } from '../support/prism.js';
-import { destinationTypes } from '../support/server.js';
+import { provision } from '../support/server.js';
 import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 import { type Fixture, knownObjects } from './requests.js';
 
@@ -31,16 +30,15 @@ beforeAll(async () => {
     ['langfuse', { publicKey: 'pk-lf-1234567890abcdef', secretKey: 'sk-lf-1234567890abcdef' }],
     ['webhook', { url: 'https://hooks.example.com/x' }],
   ] as const) {
-    const created = await createDestination(
+    const created = await provision.createDestination(
       server.store,
-      destinationTypes,
       { workspaceId: workspace.id, type, name: type, config },
       now,
     );
     destinations.push({ id: created.id, type });
   }
   for (let i = 0; i < 3; i++)
-    await addPresetVersion(
+    await provision.addPresetVersion(
       server.store,
       { workspaceId: workspace.id, slug: 'support-agent', config: { model: 'm' }, creatorId: 'u' },
       now,

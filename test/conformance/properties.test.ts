@@ -12,9 +12,8 @@ import {
   validRequest,
 } from '../../scripts/conformance/generate/requests.js';
 import { send as sendRequest } from '../../scripts/conformance/send.js';
-import { addPresetVersion, createDestination, createKey } from '../../server/provisioning/index.js';
 import { readDestination } from '../support/destinations.js';
-import { destinationTypes } from '../support/server.js';
+import { destinationTypes, provision } from '../support/server.js';
 import { componentSchema } from '../support/spec.js';
 import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 import { applyToModel, looksMasked, type ModelState, mask, sampleConfig, secretKeysOf, shown } from './model.js';
@@ -32,9 +31,8 @@ beforeAll(async () => {
   const types = [...destinationTypes.keys()];
   const destinations = [];
   for (const type of types) {
-    const created = await createDestination(
+    const created = await provision.createDestination(
       server.store,
-      destinationTypes,
       { workspaceId: workspace.id, type, name: type, config: sampleConfig(type) },
       now,
     );
@@ -42,13 +40,13 @@ beforeAll(async () => {
   }
   for (const slug of ['support-agent', 'triage']) {
     for (let i = 0; i < 3; i++)
-      await addPresetVersion(
+      await provision.addPresetVersion(
         server.store,
         { workspaceId: workspace.id, slug, config: { model: 'openai/gpt-4o' }, creatorId: 'u' },
         now,
       );
   }
-  await addPresetVersion(
+  await provision.addPresetVersion(
     server.store,
     { workspaceId: otherWorkspace.id, slug: 'foreign', config: {}, creatorId: 'u' },
     now,
@@ -242,9 +240,8 @@ describe('state properties over sequences of PATCHes', { timeout: PROPERTY_TIMEO
     await fc.assert(
       fc.asyncProperty(scenario, async ({ type, steps }) => {
         const secrets = secretKeysOf(type);
-        const created = await createDestination(
+        const created = await provision.createDestination(
           server.store,
-          destinationTypes,
           { workspaceId: workspace.id, type, name: 'Model', config: sampleConfig(type) },
           server.clock.now(),
         );
@@ -344,12 +341,12 @@ describe('authorization variants', () => {
 
   it('refuses a disabled and an expired key', async () => {
     const now = server.clock.now();
-    const disabled = await createKey(
+    const disabled = await provision.createKey(
       server.store,
       { workspaceId: workspace.id, name: 'Off', kind: 'standard', disabled: true },
       now,
     );
-    const expired = await createKey(
+    const expired = await provision.createKey(
       server.store,
       { workspaceId: workspace.id, name: 'Old', kind: 'standard', expiresAt: '2020-01-01T00:00:00Z' },
       now,

@@ -11,10 +11,9 @@ import {
   partialOf,
   semanticRules,
 } from '../../scripts/conformance/generate/arbitraries.js';
-import { createDestination } from '../../server/provisioning/index.js';
 import { nonLinearPatternReason } from '../../server/regex/linearity.js';
 import { readDestination } from '../support/destinations.js';
-import { destinationTypes } from '../support/server.js';
+import { destinationTypes, provision } from '../support/server.js';
 import { spec } from '../support/spec.js';
 import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 import { applyToModel, type Config, looksMasked, type ModelState, mask, sampleConfig, secretKeysOf } from './model.js';
@@ -36,9 +35,8 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 beforeAll(async () => {
   destinations = [];
   for (const type of destinationTypes.keys()) {
-    const created = await createDestination(
+    const created = await provision.createDestination(
       server.store,
-      destinationTypes,
       { workspaceId: workspace.id, type, name: type, config: sampleConfig(type) },
       server.clock.now(),
     );

@@ -18,12 +18,11 @@ import { httpChecks } from '../../scripts/conformance/http-checks.js';
 import { collectOutput } from '../../scripts/shared/child-process.js';
 import { hashApiKey } from '../../server/domain/api-keys.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
-import { createDestination, createKey } from '../../server/provisioning/index.js';
 import { openStore } from '../../server/store/index.js';
 import { createPostgresDatabase, type TestDatabase } from '../support/database.js';
 import { startOtlpReceiver } from '../support/otlp-receiver.js';
 import { projectRoot } from '../support/process.js';
-import { destinationTypes } from '../support/server.js';
+import { provision } from '../support/server.js';
 
 const postgres = process.env.TEST_POSTGRES_URL;
 const redis = process.env.TEST_REDIS_URL;
@@ -112,22 +111,25 @@ async function startCluster(env: Record<string, string>): Promise<Cluster> {
   };
 }
 
-async function provision(databaseUrl: string, secretsKey: Buffer) {
+async function provisionDatabase(databaseUrl: string, secretsKey: Buffer) {
   const store = await openStore(databaseUrl, createSecretBox(secretsKey));
   const workspace = await store.workspaces.create('Cluster', NOW);
   const key = async (name: string) =>
-    (await createKey(store, { workspaceId: workspace.id, name, kind: 'management' }, NOW)).rawKey;
+    (await provision.createKey(store, { workspaceId: workspace.id, name, kind: 'management' }, NOW)).rawKey;
   const loops = [];
   for (let i = 0; i < LOOPS; i++) {
-    const destination = await createDestination(
+    const destination = await provision.createDestination(
       store,
-      destinationTypes,
       { workspaceId: workspace.id, type: 'otel-collector', config: { endpoint: 'https://otel.example.com' } },
       NOW,
     );
     loops.push({ key: await key(`Load ${i}`), destinationId: destination.id });
   }
-  const limited = await createKey(store, { workspaceId: workspace.id, name: 'Limited', kind: 'management' }, NOW);
+  const limited = await provision.createKey(
+    store,
+    { workspaceId: workspace.id, name: 'Limited', kind: 'management' },
+    NOW,
+  );
   await store.close();
   return { loops, limitedKey: limited.rawKey, limitedHash: limited.hash };
 }
@@ -155,7 +157,7 @@ describe.skipIf(missing.length > 0 && process.env.CI !== 'true')(
   () => {
     let database: TestDatabase;
     const secretsKey = randomBytes(32);
-    let provisioned: Awaited<ReturnType<typeof provision>>;
+    let provisioned: Awaited<ReturnType<typeof provisionDatabase>>;
     const env = () => ({
       DATABASE_URL: database.url,
       REDIS_URL: redis ?? '',
@@ -165,7 +167,7 @@ describe.skipIf(missing.length > 0 && process.env.CI !== 'true')(
     beforeAll(async () => {
       expect(missing, 'what the cluster test needs').toEqual([]);
       database = await createPostgresDatabase();
-      provisioned = await provision(database.url, secretsKey);
+      provisioned = await provisionDatabase(database.url, secretsKey);
     }, 60_000);
 
     afterAll(async () => {

@@ -14,12 +14,11 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Address, haproxyConfig, SHUTDOWN_DELAY_MS } from '../../deploy/haproxy-config.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
-import { addPresetVersion, createDestination, createKey } from '../../server/provisioning/index.js';
 import { openStore } from '../../server/store/index.js';
 import { createPostgresDatabase, type TestDatabase } from '../support/database.js';
 import { readDestination } from '../support/destinations.js';
 import { projectRoot } from '../support/process.js';
-import { destinationTypes } from '../support/server.js';
+import { provision } from '../support/server.js';
 
 const postgres = process.env.TEST_POSTGRES_URL;
 const haproxy = spawnSync('haproxy', ['-v'], { stdio: 'ignore' }).error === undefined;
@@ -101,21 +100,24 @@ describe.skipIf(missing.length > 0 && process.env.CI !== 'true')(
       // The old release's schema and data, as it has served them so far.
       const store = await openStore(database.url, createSecretBox(secretsKey));
       const workspace = await store.workspaces.create('Upgrade', NOW);
-      const key = await createKey(store, { workspaceId: workspace.id, name: 'Admin', kind: 'management' }, NOW);
+      const key = await provision.createKey(
+        store,
+        { workspaceId: workspace.id, name: 'Admin', kind: 'management' },
+        NOW,
+      );
       const destinationIds: string[] = [];
       for (let i = 0; i < CLIENTS; i++)
         destinationIds.push(
           (
-            await createDestination(
+            await provision.createDestination(
               store,
-              destinationTypes,
               { workspaceId: workspace.id, type: 'otel-collector', config: { endpoint: 'https://otel.example.com' } },
               NOW,
             )
           ).id,
         );
       for (let version = 1; version <= 3; version++)
-        await addPresetVersion(
+        await provision.addPresetVersion(
           store,
           { workspaceId: workspace.id, slug: 'upgrade', config: { model: 'm/x' } as never, creatorId: 'u' },
           NOW,

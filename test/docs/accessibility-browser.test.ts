@@ -12,7 +12,7 @@ import { WORKFLOWS_PAGE } from '../../scripts/docs/workflows-page.js';
 import { type DemoSeed, seedDemo } from '../../server/provisioning/demo.js';
 import { specOperations } from '../../server/spec.js';
 import { findChromium } from '../support/chromium.js';
-import { destinationTypes, startTestServer, type TestServer } from '../support/server.js';
+import { provision, startTestServer, type TestServer } from '../support/server.js';
 import { spec } from '../support/spec.js';
 import { openEverything, seriousViolations } from './axe.js';
 import {
@@ -71,7 +71,7 @@ describe.skipIf(!('path' in chromiumFound))(
     beforeAll(async () => {
       ensureDocsBuilt(join('try', 'index.html'));
       server = await startTestServer();
-      seed = await seedDemo(server.store, destinationTypes, server.clock.now());
+      seed = await seedDemo(server.store, provision, server.clock.now());
       browser = await launchChromium('path' in chromiumFound ? chromiumFound.path : '');
     }, 60_000);
 

@@ -14,7 +14,7 @@ import { CONDITION_HEADER } from '../../scripts/docs/console/console-spec.js';
 import { type DemoSeed, seedDemo } from '../../server/provisioning/demo.js';
 import { apiBasePaths, type SpecOperation, specOperations } from '../../server/spec.js';
 import { findChromium } from '../support/chromium.js';
-import { destinationTypes, startTestServer, type TestServer } from '../support/server.js';
+import { provision, startTestServer, type TestServer } from '../support/server.js';
 import { componentSchema, describeErrors, resolveRef, spec } from '../support/spec.js';
 import {
   authorize,
@@ -56,7 +56,7 @@ describe.skipIf(!('path' in chromiumFound))(
     beforeAll(async () => {
       ensureDocsBuilt(join('try', 'index.html'));
       server = await startTestServer();
-      seed = await seedDemo(server.store, destinationTypes, server.clock.now());
+      seed = await seedDemo(server.store, provision, server.clock.now());
       browser = await launchChromium('path' in chromiumFound ? chromiumFound.path : '');
     }, 60_000);
 
@@ -207,7 +207,7 @@ describe.skipIf(!('path' in chromiumFound))(
       // A server that allows the origin of a page opened from a file.
       const allowing = await startTestServer({ corsOrigins: ['null'] });
       try {
-        const demo = await seedDemo(allowing.store, destinationTypes, allowing.clock.now());
+        const demo = await seedDemo(allowing.store, provision, allowing.clock.now());
         const { page, offServer } = await localPage(allowing);
         await page.goto(pathToFileURL(join(docsFolder, 'try', 'index.html')).href);
         const form = page.locator('form#base-url');

@@ -1,8 +1,7 @@
 // A whole session of requests, errors included, then a search of its logs for every secret used.
 import { connect } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createDestination } from '../../server/provisioning/index.js';
-import { call, destinationTypes, startTestServer } from '../support/server.js';
+import { call, provision, startTestServer } from '../support/server.js';
 import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 
 const server = useTestServer();
@@ -17,9 +16,8 @@ const WRONG_KEY = `sk-or-v1-${'c'.repeat(64)}`;
 const responses: { requestId: string | null; status: number }[] = [];
 
 beforeAll(async () => {
-  const destination = await createDestination(
+  const destination = await provision.createDestination(
     server.store,
-    destinationTypes,
     {
       workspaceId: workspace.id,
       type: 'langfuse',

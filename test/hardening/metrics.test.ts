@@ -12,10 +12,9 @@ import { createMetrics } from '../../server/http/metrics.js';
 import { listenForMetrics, type MetricsServer } from '../../server/http/metrics-server.js';
 import { requestLog } from '../../server/http/request-log.js';
 import { warmUp } from '../../server/http/warm-up.js';
-import { createKey } from '../../server/provisioning/index.js';
 import { specOperations } from '../../server/spec.js';
 import type { PoolFigures } from '../../server/store/index.js';
-import { call, type TestServer } from '../support/server.js';
+import { call, provision, type TestServer } from '../support/server.js';
 import { spec } from '../support/spec.js';
 import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 
@@ -102,7 +101,7 @@ describe('the metrics, after known traffic', () => {
   it('shows a request in flight while its body is still arriving, and none once it is answered', async () => {
     expect(await metricValue(server, 'http_requests_in_flight', {})).toBe(0);
     // A key of its own: the workspace's has used up its requests.
-    const key = await createKey(
+    const key = await provision.createKey(
       server.store,
       { workspaceId: workspace.id, name: 'Slow', kind: 'management' },
       server.clock.now(),
@@ -123,7 +122,7 @@ describe('the metrics, after known traffic', () => {
   });
 
   it('counts a request whose client leaves before the answer as aborted, and no longer in flight', async () => {
-    const key = await createKey(
+    const key = await provision.createKey(
       server.store,
       { workspaceId: workspace.id, name: 'Gone', kind: 'management' },
       server.clock.now(),

@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../server/domain/secrets.js';
-import { createKey } from '../../server/provisioning/index.js';
 import { openStore } from '../../server/store/index.js';
 import { type ServerProcess, startServerProcess } from '../support/process.js';
+import { provision } from '../support/server.js';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 const LIMIT = 30;
@@ -27,8 +27,9 @@ describe.skipIf(!redisUrl)(
       const secretsKey = randomBytes(32);
       const store = await openStore(databaseUrl, createSecretBox(secretsKey));
       const workspace = await store.workspaces.create('Limited', new Date());
-      apiKey = (await createKey(store, { workspaceId: workspace.id, name: 'Busy', kind: 'standard' }, new Date()))
-        .rawKey;
+      apiKey = (
+        await provision.createKey(store, { workspaceId: workspace.id, name: 'Busy', kind: 'standard' }, new Date())
+      ).rawKey;
       await store.close();
       const env = {
         DATABASE_URL: databaseUrl,

@@ -14,10 +14,9 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { FALLBACK_MESSAGE, SHARED_MESSAGE } from '../../server/http/rate-limit-redis.js';
-import { createDestination, createKey } from '../../server/provisioning/index.js';
 import { openStore, type Store } from '../../server/store/index.js';
 import { spawnEntry, waitForOutput } from '../support/process.js';
-import { destinationTypes } from '../support/server.js';
+import { provision } from '../support/server.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -91,7 +90,7 @@ let proxy: TcpProxy;
 let instances: Instance[] = [];
 
 async function managementKey(name: string): Promise<{ raw: string; hash: string }> {
-  const key = await createKey(store, { workspaceId, name, kind: 'management' }, new Date());
+  const key = await provision.createKey(store, { workspaceId, name, kind: 'management' }, new Date());
   return { raw: key.rawKey, hash: key.hash };
 }
 
@@ -230,9 +229,8 @@ describe.skipIf(!redisUrl)(`a Redis outage${redisUrl ? '' : ' (skipped: TEST_RED
     const now = new Date();
     workspaceId = (await store.workspaces.create('Outage', now)).id;
     destinationId = (
-      await createDestination(
+      await provision.createDestination(
         store,
-        destinationTypes,
         { workspaceId, type: 'otel-collector', config: { endpoint: 'https://otel.example.com' } },
         now,
       )

@@ -11,12 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../server/domain/secrets.js';
-import { createDestination, createKey } from '../../server/provisioning/index.js';
 import { openStore } from '../../server/store/index.js';
 import { createPostgresDatabase } from '../support/database.js';
 import { readDestination } from '../support/destinations.js';
 import { type ServerProcess, startServerProcess } from '../support/process.js';
-import { destinationTypes } from '../support/server.js';
+import { provision } from '../support/server.js';
 
 const DELAY_MS = 1500;
 const GRACE_MS = 10_000;
@@ -41,12 +40,15 @@ async function prepare(destinations: number, backend: Backend = 'sqlite') {
   const secretsKey = randomBytes(32);
   const store = await openStore(databaseUrl, createSecretBox(secretsKey));
   const workspace = await store.workspaces.create('Rolling', new Date());
-  const key = await createKey(store, { workspaceId: workspace.id, name: 'Admin', kind: 'management' }, new Date());
+  const key = await provision.createKey(
+    store,
+    { workspaceId: workspace.id, name: 'Admin', kind: 'management' },
+    new Date(),
+  );
   const ids: string[] = [];
   for (let i = 0; i < destinations; i++) {
-    const destination = await createDestination(
+    const destination = await provision.createDestination(
       store,
-      destinationTypes,
       { workspaceId: workspace.id, type: 'webhook', name: `before-${i}`, config: { url: 'https://hooks.example.com' } },
       new Date(),
     );

@@ -5,11 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../server/domain/secrets.js';
-import { createDestination, createKey } from '../../server/provisioning/index.js';
 import { openDatabase, parseDatabaseUrl } from '../../server/store/database.js';
 import { openStore } from '../../server/store/index.js';
 import { runEntry, startServerProcess } from '../support/process.js';
-import { destinationTypes } from '../support/server.js';
+import { provision } from '../support/server.js';
 
 describe('rotate-secrets-key', () => {
   it('reseals every secret under the new key with no failed read meanwhile', async () => {
@@ -18,7 +17,7 @@ describe('rotate-secrets-key', () => {
     const store = await openStore(databaseUrl, createSecretBox(oldKey));
     const workspace = await store.workspaces.create('Rotate', new Date());
     const apiKey = (
-      await createKey(store, { workspaceId: workspace.id, name: 'Admin', kind: 'management' }, new Date())
+      await provision.createKey(store, { workspaceId: workspace.id, name: 'Admin', kind: 'management' }, new Date())
     ).rawKey;
     const ids: string[] = [];
     for (let i = 0; i < 150; i++) {
@@ -26,9 +25,8 @@ describe('rotate-secrets-key', () => {
       const secret = `sk-lf-rotate-${i}-0123456789abcdef0123456789`;
       ids.push(
         (
-          await createDestination(
+          await provision.createDestination(
             store,
-            destinationTypes,
             {
               workspaceId: workspace.id,
               type: 'langfuse',

@@ -7,26 +7,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../server/domain/secrets.js';
-import { createDestination, createKey } from '../../server/provisioning/index.js';
 import { openStore } from '../../server/store/index.js';
 import { readDestination } from '../support/destinations.js';
 import { startServerProcess } from '../support/process.js';
-import { destinationTypes } from '../support/server.js';
+import { provision } from '../support/server.js';
 
 async function prepare(destinations: number) {
   const databaseUrl = `sqlite:${join(mkdtempSync(join(tmpdir(), 'lifecycle-')), 'api.db')}`;
   const secretsKey = randomBytes(32).toString('base64');
   const store = await openStore(databaseUrl, createSecretBox(Buffer.from(secretsKey, 'base64')));
   const workspace = await store.workspaces.create('Lifecycle', new Date());
-  const apiKey = (await createKey(store, { workspaceId: workspace.id, name: 'Admin', kind: 'management' }, new Date()))
-    .rawKey;
+  const apiKey = (
+    await provision.createKey(store, { workspaceId: workspace.id, name: 'Admin', kind: 'management' }, new Date())
+  ).rawKey;
   const ids: string[] = [];
   for (let i = 0; i < destinations; i++) {
     ids.push(
       (
-        await createDestination(
+        await provision.createDestination(
           store,
-          destinationTypes,
           {
             workspaceId: workspace.id,
             type: 'webhook',

@@ -11,11 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rssMb } from '../../bench/shared/processes.js';
 import { MAX_CONFIG_JSON_LENGTH } from '../../server/domain/presets.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
-import { addPresetVersion } from '../../server/provisioning/index.js';
 import { nodeAt, operationPath } from '../../server/spec.js';
 import { openStore } from '../../server/store/index.js';
 import { type ServerProcess, startServerProcess } from '../support/process.js';
-import { createWorkspace } from '../support/server.js';
+import { createWorkspace, provision } from '../support/server.js';
 import { findOperation, spec } from '../support/spec.js';
 
 const CLIENTS = 4;
@@ -51,13 +50,17 @@ beforeAll(async () => {
   const workspace = await createWorkspace(store, now);
   for (let i = 0; i < largestLimit; i++) {
     const { config, systemPrompt } = largestVersion(i);
-    await addPresetVersion(
+    await provision.addPresetVersion(
       store,
       { workspaceId: workspace.id, slug: 'large', config, systemPrompt, creatorId: 'u' },
       now,
     );
   }
-  await addPresetVersion(store, { workspaceId: workspace.id, slug: 'small', config: {}, creatorId: 'u' }, now);
+  await provision.addPresetVersion(
+    store,
+    { workspaceId: workspace.id, slug: 'small', config: {}, creatorId: 'u' },
+    now,
+  );
   await store.close();
   standardKey = workspace.standardKey;
   pagePath = `${operationPath(spec, 'listPresetVersions', { slug: 'large' })}?limit=${largestLimit}`;

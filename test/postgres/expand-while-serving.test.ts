@@ -6,13 +6,13 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../server/domain/secrets.js';
-import { addPresetVersion } from '../../server/provisioning/index.js';
 import { openStore } from '../../server/store/index.js';
 import { createPostgresDatabase, type TestDatabase } from '../support/database.js';
 import {
   call,
   createTestDestination,
   createWorkspace,
+  provision,
   startTestServer,
   type TestServer,
   type Workspace,
@@ -31,7 +31,7 @@ beforeAll(async () => {
   workspace = await createWorkspace(server.store, server.clock.now());
   destinationPath = await createTestDestination(server, workspace);
   for (let version = 1; version <= 3; version++)
-    await addPresetVersion(
+    await provision.addPresetVersion(
       server.store,
       { workspaceId: workspace.id, slug: 'expand', config: { model: 'm/x' } as never, creatorId: 'u' },
       server.clock.now(),

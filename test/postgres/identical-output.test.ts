@@ -1,8 +1,8 @@
 // The same data, the same clock and the same requests give the same bytes on SQLite and on
 // PostgreSQL (identifiers, which each run draws at random, are numbered in order of appearance).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addPresetVersion, createDestination, createKey, recordUsage } from '../../server/provisioning/index.js';
-import { destinationTypes, startTestServer, type TestServer } from '../support/server.js';
+import { recordUsage } from '../../server/provisioning/index.js';
+import { provision, startTestServer, type TestServer } from '../support/server.js';
 
 interface Side {
   server: TestServer;
@@ -12,16 +12,16 @@ interface Side {
   destinationId: string;
 }
 
-async function provision(databaseUrl?: string): Promise<Side> {
+async function provisionDatabase(databaseUrl?: string): Promise<Side> {
   const server = await startTestServer(databaseUrl ? { databaseUrl } : {});
   const now = server.clock.now();
   const workspace = await server.store.workspaces.create('Same', now);
-  const management = await createKey(
+  const management = await provision.createKey(
     server.store,
     { workspaceId: workspace.id, name: 'Admin', kind: 'management' },
     now,
   );
-  const standard = await createKey(
+  const standard = await provision.createKey(
     server.store,
     {
       workspaceId: workspace.id,
@@ -40,9 +40,8 @@ async function provision(databaseUrl?: string): Promise<Side> {
   ] as const) {
     await recordUsage(server.store, { keyHash: standard.hash, amount, byok, at: new Date(`${day}T10:00:00Z`) });
   }
-  const destination = await createDestination(
+  const destination = await provision.createDestination(
     server.store,
-    destinationTypes,
     {
       workspaceId: workspace.id,
       type: 'webhook',
@@ -53,7 +52,7 @@ async function provision(databaseUrl?: string): Promise<Side> {
     now,
   );
   for (let i = 1; i <= 4; i++) {
-    await addPresetVersion(
+    await provision.addPresetVersion(
       server.store,
       {
         workspaceId: workspace.id,
@@ -78,8 +77,8 @@ let sqlite: Side;
 let postgres: Side;
 
 beforeAll(async () => {
-  sqlite = await provision('sqlite::memory:');
-  postgres = await provision();
+  sqlite = await provisionDatabase('sqlite::memory:');
+  postgres = await provisionDatabase();
 });
 
 afterAll(async () => {

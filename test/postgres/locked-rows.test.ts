@@ -7,7 +7,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { percentile } from '../../bench/shared/stats.js';
-import { addPresetVersion, createDestination } from '../../server/provisioning/index.js';
 import { DEFAULT_TIMEOUTS } from '../../server/store/connection.js';
 import { createPostgresDatabase, type TestDatabase } from '../support/database.js';
 import { readDestination } from '../support/destinations.js';
@@ -15,7 +14,7 @@ import {
   type CallResult,
   call,
   createWorkspace,
-  destinationTypes,
+  provision,
   startTestServer,
   type TestServer,
   type Workspace,
@@ -37,16 +36,15 @@ beforeAll(async () => {
   const now = server.clock.now();
   workspace = await createWorkspace(server.store, now);
   for (let i = 0; i < 30; i++) {
-    const destination = await createDestination(
+    const destination = await provision.createDestination(
       server.store,
-      destinationTypes,
       { workspaceId: workspace.id, type: 'otel-collector', config: { endpoint: 'https://otel.example.com' } },
       now,
     );
     destinations.push(destination.id);
   }
   for (let version = 1; version <= 3; version++)
-    await addPresetVersion(
+    await provision.addPresetVersion(
       server.store,
       { workspaceId: workspace.id, slug: 'locks', config: { model: 'm/x' } as never, creatorId: 'u' },
       now,

@@ -6,12 +6,11 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSecretBox } from '../../server/domain/secrets.js';
-import { createDestination } from '../../server/provisioning/index.js';
 import { openStore, type Store } from '../../server/store/index.js';
 import { LOCK_FIRST_AFTER_CONFLICT_MS } from '../../server/store/postgres.js';
 import { createPostgresDatabase, type TestDatabase } from '../support/database.js';
 import { readDestination } from '../support/destinations.js';
-import { destinationTypes } from '../support/server.js';
+import { destinationTypes, provision } from '../support/server.js';
 
 type Query = (...args: unknown[]) => unknown;
 const clientQuery = pg.Client.prototype.query as Query;
@@ -41,9 +40,8 @@ beforeAll(async () => {
   const now = new Date();
   workspaceId = (await store.workspaces.create('Round trips', now)).id;
   destinationId = (
-    await createDestination(
+    await provision.createDestination(
       store,
-      destinationTypes,
       { workspaceId, type: 'webhook', name: 'start', config: { url: 'https://example.com/hook' } },
       now,
     )
@@ -171,9 +169,8 @@ describe('PATCH on PostgreSQL with rowWrites lock-first (what the benchmark comp
     const lockFirst = await openStore(database.url, createSecretBox(randomBytes(32)), { rowWrites: 'lock-first' });
     try {
       const now = new Date();
-      const { id } = await createDestination(
+      const { id } = await provision.createDestination(
         lockFirst,
-        destinationTypes,
         { workspaceId, type: 'webhook', name: 'locked first', config: { url: 'https://example.com/hook' } },
         now,
       );

@@ -3,11 +3,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../server/domain/secrets.js';
-import { createDestination, createKey } from '../../server/provisioning/index.js';
 import { openStore } from '../../server/store/index.js';
 import { createPostgresDatabase, type TestDatabase } from '../support/database.js';
 import { type ServerProcess, startServerProcess } from '../support/process.js';
-import { destinationTypes } from '../support/server.js';
+import { provision } from '../support/server.js';
 
 const PAIRS = 500;
 const IN_FLIGHT_PAIRS = 25;
@@ -25,11 +24,10 @@ beforeAll(async () => {
   const now = new Date();
   const workspace = await store.workspaces.create('Scale', now);
   workspaceId = workspace.id;
-  apiKey = (await createKey(store, { workspaceId, name: 'Admin', kind: 'management' }, now)).rawKey;
+  apiKey = (await provision.createKey(store, { workspaceId, name: 'Admin', kind: 'management' }, now)).rawKey;
   destinationId = (
-    await createDestination(
+    await provision.createDestination(
       store,
-      destinationTypes,
       {
         workspaceId,
         type: 's3',

@@ -11,7 +11,7 @@ import { cliCommands, runCommand } from '../../server/provisioning/commands.js';
 import { nodeAt } from '../../server/spec.js';
 import { openStore, type Store } from '../../server/store/index.js';
 import { createTestDatabase } from '../support/database.js';
-import { destinationTypes, spec } from '../support/server.js';
+import { destinationTypes, provision, spec } from '../support/server.js';
 
 let store: Store;
 let workspaceId: string;
@@ -35,7 +35,7 @@ function cli(argv: string[]): Promise<unknown> {
   if (!('run' in line)) throw new Error(`not a command to run: ${line.print}`);
   return runCommand(commands, line.run, line.values, {
     store,
-    spec,
+    provisioning: provision,
     now: new Date(),
     warn: (warning) => warnings.push(warning),
   });
@@ -132,7 +132,7 @@ describe('usage errors a command finds in a value, in the words of the others', 
 
   it('a command the table does not run is a usage error', async () => {
     await expect(
-      runCommand(commands, 'help', {}, { store, spec, now: new Date(), warn: () => undefined }),
+      runCommand(commands, 'help', {}, { store, provisioning: provision, now: new Date(), warn: () => undefined }),
     ).rejects.toEqual(new UsageError('unknown command "help"'));
   });
 });

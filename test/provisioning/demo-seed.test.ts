@@ -12,7 +12,7 @@ import { type DemoSeed, seedDemo } from '../../server/provisioning/demo.js';
 import { openStore, type Store } from '../../server/store/index.js';
 import { createTestDatabase } from '../support/database.js';
 import { readDestination } from '../support/destinations.js';
-import { destinationTypes, NO_USAGE } from '../support/server.js';
+import { NO_USAGE, provision } from '../support/server.js';
 
 // Wednesday 18 November 2026: the week began on Monday the 16th, the month on the 1st.
 const NOW = new Date('2026-11-18T12:00:00.000Z');
@@ -23,7 +23,7 @@ let seed: DemoSeed;
 
 beforeEach(async () => {
   store = await openStore((await createTestDatabase()).url, createSecretBox(randomBytes(32)));
-  seed = await seedDemo(store, destinationTypes, NOW);
+  seed = await seedDemo(store, provision, NOW);
 });
 
 afterEach(async () => {

@@ -1,26 +1,13 @@
 // A preset slug is bounded by the slug path parameter of listPresetVersions, read from the spec
 // as it is: wherever that operation stands and whatever parameters come before the slug.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { FieldValidationError } from '../../server/domain/field-errors.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FieldValidationError } from '../../server/domain/field-errors.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
-import type { OpenApiDocument, OpenApiOperation, OpenApiParameter } from '../../server/spec.js';
+import { Provisioning } from '../../server/provisioning/index.js';
+import { loadSpec, type OpenApiDocument, type OpenApiOperation, type OpenApiParameter } from '../../server/spec.js';
 import { openStore, type Store } from '../../server/store/index.js';
 import { createTestDatabase } from '../support/database.js';
-
-const contract = vi.hoisted(() => ({ edit: (_spec: OpenApiDocument): void => undefined }));
-
-vi.mock('../../server/spec.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../server/spec.js')>();
-  return {
-    ...actual,
-    loadSpec: (...args: Parameters<typeof actual.loadSpec>) => {
-      const spec = actual.loadSpec(...args);
-      contract.edit(spec);
-      return spec;
-    },
-  };
-});
 
 const NOW = new Date('2026-11-18T12:00:00.000Z');
 const LIST_PATH = '/presets/{slug}/versions';
@@ -35,20 +22,14 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await store.close();
-  // Modules loaded here saw the edited spec; files that share this module registry (a run without
-  // isolation) must load their own.
-  vi.doUnmock('../../server/spec.js');
-  vi.resetModules();
 });
 
-let FreshFieldValidationError: typeof FieldValidationError;
-
-/** addPresetVersion of fresh modules, which read the spec as `edit` leaves it. */
-async function addPresetVersionUnder(edit: (spec: OpenApiDocument) => void) {
-  contract.edit = edit;
-  vi.resetModules();
-  FreshFieldValidationError = (await import('../../server/domain/field-errors.js')).FieldValidationError;
-  return (await import('../../server/provisioning/index.js')).addPresetVersion;
+/** addPresetVersion against the spec as `edit` leaves it. */
+function addPresetVersionUnder(edit: (spec: OpenApiDocument) => void): Provisioning['addPresetVersion'] {
+  const spec = loadSpec();
+  edit(spec);
+  const provisioning = new Provisioning(spec);
+  return (store, input, now) => provisioning.addPresetVersion(store, input, now);
 }
 
 async function refusal(attempt: Promise<unknown>): Promise<unknown> {
@@ -57,7 +38,7 @@ async function refusal(attempt: Promise<unknown>): Promise<unknown> {
     (err: unknown) => err,
   );
   expect(error).toBeInstanceOf(Error);
-  return error instanceof FreshFieldValidationError ? error.errors : (error as Error).message;
+  return error instanceof FieldValidationError ? error.errors : (error as Error).message;
 }
 
 function listOperation(spec: OpenApiDocument): OpenApiOperation {
@@ -95,7 +76,7 @@ function movedListOperation(spec: OpenApiDocument): void {
 
 describe('the slug of a preset version', () => {
   it('is bounded by the slug parameter of listPresetVersions, wherever the spec declares it', async () => {
-    const addPresetVersion = await addPresetVersionUnder(movedListOperation);
+    const addPresetVersion = addPresetVersionUnder(movedListOperation);
     const version = { workspaceId, config: { model: 'openai/gpt-4o-mini' }, creatorId: 'user_1' };
     const added = await addPresetVersion(store, { ...version, slug: 'a'.repeat(20) }, NOW);
     expect(added.version).toBe(1);
@@ -105,7 +86,7 @@ describe('the slug of a preset version', () => {
   });
 
   it('is bounded by the slug in the path, not by a query parameter of the same name', async () => {
-    const addPresetVersion = await addPresetVersionUnder((spec) => {
+    const addPresetVersion = addPresetVersionUnder((spec) => {
       const list = listOperation(spec);
       const query: OpenApiParameter = { name: 'slug', in: 'query', schema: { type: 'string', maxLength: 5 } };
       list.parameters = [query, ...((list.parameters ?? []) as OpenApiParameter[])];
@@ -116,7 +97,7 @@ describe('the slug of a preset version', () => {
   });
 
   it('cannot be checked against a spec whose listPresetVersions has no slug parameter', async () => {
-    const addPresetVersion = await addPresetVersionUnder((spec) => {
+    const addPresetVersion = addPresetVersionUnder((spec) => {
       const list = listOperation(spec);
       list.parameters = ((list.parameters ?? []) as OpenApiParameter[]).filter((p) => p.name !== 'slug');
     });

@@ -7,11 +7,11 @@ import { hashApiKey } from '../../server/domain/api-keys.js';
 import { FieldValidationError } from '../../server/domain/field-errors.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { usageWindows } from '../../server/domain/time.js';
-import { addPresetVersion, createDestination, createKey, recordUsage } from '../../server/provisioning/index.js';
+import { recordUsage } from '../../server/provisioning/index.js';
 import { openStore, type Store } from '../../server/store/index.js';
 import { createTestDatabase } from '../support/database.js';
 import { readDestination } from '../support/destinations.js';
-import { destinationTypes, NO_USAGE } from '../support/server.js';
+import { NO_USAGE, provision } from '../support/server.js';
 
 // Wednesday 18 November 2026: the week began on Monday the 16th.
 const NOW = new Date('2026-11-18T12:00:00.000Z');
@@ -41,7 +41,7 @@ const storedKey = (hash: string) => store.keys.findInWorkspaceWithUsage(workspac
 
 describe('createKey', () => {
   it('stores every field given, and returns the raw key once with its hash, id and expiry', async () => {
-    const created = await createKey(
+    const created = await provision.createKey(
       store,
       {
         workspaceId,
@@ -86,7 +86,7 @@ describe('createKey', () => {
   });
 
   it('stores a key without options as enabled, unlimited, never expiring and of no creator', async () => {
-    const created = await createKey(store, { workspaceId, name: 'Admin', kind: 'management' }, NOW);
+    const created = await provision.createKey(store, { workspaceId, name: 'Admin', kind: 'management' }, NOW);
     expect(await store.keys.findByHash(created.hash)).toEqual({
       id: created.id,
       workspace_id: workspaceId,
@@ -106,7 +106,7 @@ describe('createKey', () => {
   });
 
   it('names every field that breaks its ApiKey schema, in one error', async () => {
-    const attempt = createKey(
+    const attempt = provision.createKey(
       store,
       {
         workspaceId,
@@ -129,7 +129,11 @@ describe('createKey', () => {
   });
 
   it('refuses a key for a workspace that does not exist', async () => {
-    const attempt = createKey(store, { workspaceId: 'no-such-workspace', name: 'Orphan', kind: 'standard' }, NOW);
+    const attempt = provision.createKey(
+      store,
+      { workspaceId: 'no-such-workspace', name: 'Orphan', kind: 'standard' },
+      NOW,
+    );
     expect(await refusal(attempt)).toBe('FOREIGN KEY constraint failed');
   });
 });
@@ -138,12 +142,7 @@ describe('createDestination', () => {
   const langfuse = { publicKey: 'pk-lf-1a2b3c4d5e6f', secretKey: 'sk-lf-9f8e7d6c5b4a' };
 
   it('writes out the defaults of every setting not given', async () => {
-    const created = await createDestination(
-      store,
-      destinationTypes,
-      { workspaceId, type: 'langfuse', config: langfuse },
-      NOW,
-    );
+    const created = await provision.createDestination(store, { workspaceId, type: 'langfuse', config: langfuse }, NOW);
     const expected = {
       id: created.id,
       workspace_id: workspaceId,
@@ -170,9 +169,8 @@ describe('createDestination', () => {
   });
 
   it('stores every setting given', async () => {
-    const created = await createDestination(
+    const created = await provision.createDestination(
       store,
-      destinationTypes,
       {
         workspaceId,
         type: 'webhook',
@@ -205,7 +203,7 @@ describe('createDestination', () => {
   });
 
   it('refuses a type the spec has no config schema for, listing the types it has', async () => {
-    const attempt = createDestination(store, destinationTypes, { workspaceId, type: 'splunk', config: {} }, NOW);
+    const attempt = provision.createDestination(store, { workspaceId, type: 'splunk', config: {} }, NOW);
     expect(await refusal(attempt)).toEqual([
       {
         path: '/type',
@@ -217,9 +215,8 @@ describe('createDestination', () => {
   });
 
   it('names each setting and config key that breaks its schema, config keys under /config', async () => {
-    const attempt = createDestination(
+    const attempt = provision.createDestination(
       store,
-      destinationTypes,
       {
         workspaceId,
         type: 'langfuse',
@@ -240,9 +237,8 @@ describe('createDestination', () => {
   });
 
   it('refuses a secret or a header value that looks masked, as one would copy it from a response', async () => {
-    const attempt = createDestination(
+    const attempt = provision.createDestination(
       store,
-      destinationTypes,
       {
         workspaceId,
         type: 'langfuse',
@@ -258,14 +254,13 @@ describe('createDestination', () => {
 
   it('takes a value that looks masked in a config key that is not a secret', async () => {
     const config = { ...langfuse, baseUrl: 'https://cloud...langfuse.com' };
-    const created = await createDestination(store, destinationTypes, { workspaceId, type: 'langfuse', config }, NOW);
+    const created = await provision.createDestination(store, { workspaceId, type: 'langfuse', config }, NOW);
     expect(created.state.config).toEqual(config);
   });
 
   it('reports a config value of the wrong type by its schema alone, not as a masked secret', async () => {
-    const attempt = createDestination(
+    const attempt = provision.createDestination(
       store,
-      destinationTypes,
       {
         workspaceId,
         type: 'langfuse',
@@ -284,12 +279,12 @@ describe('addPresetVersion', () => {
   const config = { model: 'openai/gpt-4o-mini', temperature: 0.2 };
 
   it('numbers the versions of a slug from 1, and stores each as returned', async () => {
-    const first = await addPresetVersion(
+    const first = await provision.addPresetVersion(
       store,
       { workspaceId, slug: 'support_agent-2', config, systemPrompt: 'Be brief.', creatorId: 'user_1' },
       NOW,
     );
-    const second = await addPresetVersion(
+    const second = await provision.addPresetVersion(
       store,
       { workspaceId, slug: 'support_agent-2', config: { model: 'x/y', seed: 7 }, creatorId: 'user_2' },
       new Date('2026-11-19T08:00:00.000Z'),
@@ -324,7 +319,7 @@ describe('addPresetVersion', () => {
   });
 
   it.each(['a', 'support-agent', 'v2_final', 'gpt-4o-mini_eu'])('takes the URL-safe slug %s', async (slug) => {
-    const version = await addPresetVersion(store, { workspaceId, slug, config, creatorId: 'user_1' }, NOW);
+    const version = await provision.addPresetVersion(store, { workspaceId, slug, config, creatorId: 'user_1' }, NOW);
     expect(await store.presets.findBySlug(workspaceId, slug)).toEqual({
       id: version.preset_id,
       slug,
@@ -335,7 +330,9 @@ describe('addPresetVersion', () => {
   it.each(['Support', 'support agent', 'support-', '-support', 'support--agent', 'support_-agent', 'support/agent'])(
     'refuses the slug %j, saying what a slug may hold',
     async (slug) => {
-      expect(await refusal(addPresetVersion(store, { workspaceId, slug, config, creatorId: 'user_1' }, NOW))).toEqual([
+      expect(
+        await refusal(provision.addPresetVersion(store, { workspaceId, slug, config, creatorId: 'user_1' }, NOW)),
+      ).toEqual([
         { path: '/slug', message: 'must be URL-safe: lower-case letters and digits, in words joined by - or _' },
       ]);
       expect(await store.presets.findBySlug(workspaceId, slug)).toBeUndefined();
@@ -344,14 +341,16 @@ describe('addPresetVersion', () => {
 
   it('bounds a slug by the slug parameter of listPresetVersions', async () => {
     const slug = 'a'.repeat(200);
-    await addPresetVersion(store, { workspaceId, slug, config, creatorId: 'user_1' }, NOW);
+    await provision.addPresetVersion(store, { workspaceId, slug, config, creatorId: 'user_1' }, NOW);
     expect(
-      await refusal(addPresetVersion(store, { workspaceId, slug: `${slug}a`, config, creatorId: 'user_1' }, NOW)),
+      await refusal(
+        provision.addPresetVersion(store, { workspaceId, slug: `${slug}a`, config, creatorId: 'user_1' }, NOW),
+      ),
     ).toEqual([{ path: '/slug', message: 'must NOT have more than 200 characters' }]);
   });
 
   it('names a config and a creator that break the PresetVersion schema', async () => {
-    const attempt = addPresetVersion(
+    const attempt = provision.addPresetVersion(
       store,
       { workspaceId, slug: 'ok', config: { model: '', temperature: 'warm' as unknown as number }, creatorId: '' },
       NOW,
@@ -366,7 +365,7 @@ describe('addPresetVersion', () => {
 
 describe('recordUsage', () => {
   it('adds usage to the key, BYOK usage apart, in the windows of the day it happened', async () => {
-    const { hash } = await createKey(store, { workspaceId, name: 'Backend', kind: 'standard' }, NOW);
+    const { hash } = await provision.createKey(store, { workspaceId, name: 'Backend', kind: 'standard' }, NOW);
     await recordUsage(store, { keyHash: hash, amount: 1.5, byok: false, at: NOW });
     await recordUsage(store, { keyHash: hash, amount: 0, byok: false, at: NOW });
     await recordUsage(store, { keyHash: hash, amount: 2, byok: false, at: new Date('2026-11-16T00:00:00.000Z') });
@@ -384,7 +383,7 @@ describe('recordUsage', () => {
   });
 
   it.each([-0.01, Number.NaN, Number.POSITIVE_INFINITY])('refuses the amount %d, recording nothing', async (amount) => {
-    const { hash } = await createKey(store, { workspaceId, name: 'Backend', kind: 'standard' }, NOW);
+    const { hash } = await provision.createKey(store, { workspaceId, name: 'Backend', kind: 'standard' }, NOW);
     expect(await refusal(recordUsage(store, { keyHash: hash, amount, byok: false, at: NOW }))).toEqual([
       { path: '/amount', message: 'must be a finite number >= 0' },
     ]);

@@ -3,9 +3,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FieldValidationError } from '../../server/domain/field-errors.js';
 import { MAX_CONFIG_JSON_LENGTH } from '../../server/domain/presets.js';
-import { addPresetVersion, createDestination, createKey } from '../../server/provisioning/index.js';
 import { nodeAt } from '../../server/spec.js';
-import { destinationTypes } from '../support/server.js';
+import { provision } from '../support/server.js';
 import { spec } from '../support/spec.js';
 import { useTestServer } from '../support/use-test-server.js';
 
@@ -33,11 +32,15 @@ describe('provisioning', () => {
     const maxLength = schemaOf('ApiKey').properties.name?.maxLength ?? 0;
     const now = server.clock.now();
     await expect(
-      createKey(server.store, { workspaceId, name: 'n'.repeat(maxLength), kind: 'standard' }, now),
+      provision.createKey(server.store, { workspaceId, name: 'n'.repeat(maxLength), kind: 'standard' }, now),
     ).resolves.toBeDefined();
     expect(
       await fieldErrors(
-        createKey(server.store, { workspaceId, name: 'n'.repeat(maxLength + 1), kind: 'admin' as 'standard' }, now),
+        provision.createKey(
+          server.store,
+          { workspaceId, name: 'n'.repeat(maxLength + 1), kind: 'admin' as 'standard' },
+          now,
+        ),
       ),
     ).toEqual([
       { path: '/name', message: `must NOT have more than ${maxLength} characters` },
@@ -48,9 +51,8 @@ describe('provisioning', () => {
   it('pairs filter operators with their values as the API does, and writes the defaults out', async () => {
     const now = server.clock.now();
     const base = { workspaceId, type: 'webhook', name: 'Hook', config: { url: 'https://hooks.example.com' } };
-    const wrongPair = createDestination(
+    const wrongPair = provision.createDestination(
       server.store,
-      destinationTypes,
       {
         ...base,
         filter_rules: {
@@ -62,9 +64,8 @@ describe('provisioning', () => {
     expect(await fieldErrors(wrongPair)).toEqual([
       { path: '/filter_rules/groups/0/rules/0/value', message: 'must be number with operator gt' },
     ]);
-    const created = await createDestination(
+    const created = await provision.createDestination(
       server.store,
-      destinationTypes,
       { ...base, filter_rules: { groups: [{ rules: [{ field: 'user_id', operator: 'exists' }] }] } },
       now,
     );
@@ -80,11 +81,17 @@ describe('provisioning', () => {
     const now = server.clock.now();
     expect(
       await fieldErrors(
-        addPresetVersion(server.store, { ...version, slug: 'ok', systemPrompt: 'p'.repeat(maxLength + 1) }, now),
+        provision.addPresetVersion(
+          server.store,
+          { ...version, slug: 'ok', systemPrompt: 'p'.repeat(maxLength + 1) },
+          now,
+        ),
       ),
     ).toEqual([{ path: '/system_prompt', message: `must NOT have more than ${maxLength} characters` }]);
     expect(
-      (await fieldErrors(addPresetVersion(server.store, { ...version, slug: 'Not a slug' }, now))).map((e) => e.path),
+      (await fieldErrors(provision.addPresetVersion(server.store, { ...version, slug: 'Not a slug' }, now))).map(
+        (e) => e.path,
+      ),
     ).toEqual(['/slug']);
   });
 
@@ -95,10 +102,18 @@ describe('provisioning', () => {
     const version = { workspaceId, slug: 'sized', creatorId: 'user_1' };
     const notes = (length: number) => 'n'.repeat(length - JSON.stringify({ notes: '' }).length);
     const now = server.clock.now();
-    await addPresetVersion(server.store, { ...version, config: { notes: notes(MAX_CONFIG_JSON_LENGTH) } }, now);
+    await provision.addPresetVersion(
+      server.store,
+      { ...version, config: { notes: notes(MAX_CONFIG_JSON_LENGTH) } },
+      now,
+    );
     expect(
       await fieldErrors(
-        addPresetVersion(server.store, { ...version, config: { notes: notes(MAX_CONFIG_JSON_LENGTH + 1) } }, now),
+        provision.addPresetVersion(
+          server.store,
+          { ...version, config: { notes: notes(MAX_CONFIG_JSON_LENGTH + 1) } },
+          now,
+        ),
       ),
     ).toEqual([{ path: '/config', message: `must be at most ${MAX_CONFIG_JSON_LENGTH} characters written as JSON` }]);
   });

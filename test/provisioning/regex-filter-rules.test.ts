@@ -3,9 +3,8 @@
 // time is refused, naming the field, and never reaches the store.
 import { describe, expect, it } from 'vitest';
 import { FieldValidationError } from '../../server/domain/field-errors.js';
-import { createDestination } from '../../server/provisioning/index.js';
 import { recordingStore } from '../support/recording-store.js';
-import { destinationTypes } from '../support/server.js';
+import { provision } from '../support/server.js';
 
 const NOW = new Date('2026-11-18T12:00:00.000Z');
 const WORKSPACE_ID = '0f3e9a1c-2b4d-4e6f-8a0b-1c2d3e4f5a6b';
@@ -20,7 +19,7 @@ const withPattern = (value: string) => ({
 describe('createDestination', () => {
   it('refuses a catastrophic pattern, naming its field, and stores nothing', async () => {
     const { store, given } = recordingStore();
-    const refused = createDestination(store, destinationTypes, withPattern('(a+)+$'), NOW);
+    const refused = provision.createDestination(store, withPattern('(a+)+$'), NOW);
     await expect(refused).rejects.toBeInstanceOf(FieldValidationError);
     await expect(refused).rejects.toMatchObject({
       errors: [{ path: '/filter_rules/groups/0/rules/0/value', message: expect.stringMatching(/exponential/) }],
@@ -30,7 +29,7 @@ describe('createDestination', () => {
 
   it('stores a linear pattern', async () => {
     const { store, given } = recordingStore();
-    await createDestination(store, destinationTypes, withPattern('^openai/gpt-4'), NOW);
+    await provision.createDestination(store, withPattern('^openai/gpt-4'), NOW);
     expect(given).toHaveLength(1);
   });
 });

@@ -3,13 +3,13 @@
 // a destination's configuration is in it, private and revalidated for a page of versions). Error
 // answers are held to theirs by documented-errors.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addPresetVersion } from '../../server/provisioning/index.js';
 import { operationPath, specOperation, specOperations } from '../../server/spec.js';
 import {
   type CallResult,
   call,
   createTestDestination,
   createWorkspace,
+  provision,
   startTestServer,
   type TestServer,
   type Workspace,
@@ -24,7 +24,7 @@ beforeAll(async () => {
   server = await startTestServer();
   workspace = await createWorkspace(server.store, server.clock.now());
   destinationPath = await createTestDestination(server, workspace);
-  await addPresetVersion(
+  await provision.addPresetVersion(
     server.store,
     { workspaceId: workspace.id, slug: 'cached', config: { model: 'm/x' } as never, creatorId: 'u' },
     server.clock.now(),

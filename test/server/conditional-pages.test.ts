@@ -3,12 +3,12 @@
 // preset alone: the page is not read (RFC 9110 §13.1.2, §15.4.5). On SQLite, and on PostgreSQL in
 // the `postgres` project.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addPresetVersion } from '../../server/provisioning/index.js';
 import type { Store } from '../../server/store/index.js';
 import {
   type CallResult,
   call,
   createWorkspace,
+  provision,
   startTestServer,
   type TestServer,
   type Workspace,
@@ -35,7 +35,7 @@ function countingPageReads(store: Store): Store {
 }
 
 async function addVersion(workspaceId: string, slug: string, n: number) {
-  await addPresetVersion(
+  await provision.addPresetVersion(
     server.store,
     { workspaceId, slug, config: { model: 'm/x', temperature: n / 10 }, creatorId: 'u' },
     server.clock.now(),

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { ConfigValues } from '../../server/domain/destination-config-rules.js';
-import { createDestination, type NewDestinationInput } from '../../server/provisioning/index.js';
+import type { NewDestinationInput } from '../../server/provisioning/index.js';
 import { escapePointer, nodeAt, specOperations } from '../../server/spec.js';
 import { boundaryCases } from '../support/boundaries.js';
 import { rawRows, testDatabaseKind } from '../support/database.js';
 import { readDestination } from '../support/destinations.js';
-import { call, destinationTypes } from '../support/server.js';
+import { call, provision } from '../support/server.js';
 import { requestBodySchema, resolveRef, spec } from '../support/spec.js';
 import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 
@@ -37,9 +37,8 @@ afterAll(() => {
 });
 
 async function newDestination(input: Partial<NewDestinationInput> = {}) {
-  return createDestination(
+  return provision.createDestination(
     server.store,
-    destinationTypes,
     { workspaceId: workspace.id, type: 'langfuse', name: 'Langfuse', config: { ...LANGFUSE_CONFIG }, ...input },
     server.clock.now(),
   );
@@ -600,9 +599,8 @@ describe('updateObservabilityDestination', () => {
     it('answers 404 for an unknown id and for a destination of another workspace, alike', async () => {
       const unknown = await patch('7019b9f2-c5e6-4f46-873e-55a17bb095a3', { enabled: false });
       expect(unknown.status).toBe(404);
-      const foreign = await createDestination(
+      const foreign = await provision.createDestination(
         server.store,
-        destinationTypes,
         { workspaceId: otherWorkspace.id, type: 'otel-collector', config: { endpoint: 'https://otel.example.com' } },
         server.clock.now(),
       );
@@ -716,9 +714,8 @@ describe('updateObservabilityDestination', () => {
 
 describe('regressions found by the conformance suite', () => {
   it('takes headers named like Object.prototype members (was a 500)', async () => {
-    const destination = await createDestination(
+    const destination = await provision.createDestination(
       server.store,
-      destinationTypes,
       { workspaceId: workspace.id, type: 'webhook', config: { url: 'https://hooks.example.com/x' } },
       server.clock.now(),
     );

@@ -3,14 +3,13 @@
 // for word by the real server to a request that causes it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { operations } from '../../generated/api.js';
-import { createDestination } from '../../server/provisioning/index.js';
 import { operationPath, specOperations } from '../../server/spec.js';
 import type { Store } from '../../server/store/index.js';
 import {
   type CallResult,
   call,
   createWorkspace,
-  destinationTypes,
+  provision,
   rawCall,
   startTestServer,
   type TestServer,
@@ -56,9 +55,8 @@ function failingKeyLookup(error: Error): (store: Store) => Store {
 
 beforeAll(async () => {
   const { server, workspace } = await serverWith();
-  const destination = await createDestination(
+  const destination = await provision.createDestination(
     server.store,
-    destinationTypes,
     {
       workspaceId: workspace.id,
       type: 'langfuse',

@@ -1,12 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDestination } from '../../server/provisioning/index.js';
 import { apiBasePaths, operationPath, specOperations } from '../../server/spec.js';
 import type { Store } from '../../server/store/index.js';
 import { readDestination } from '../support/destinations.js';
 import {
   call,
   createWorkspace,
-  destinationTypes,
+  provision,
   rawCall,
   spec,
   startTestServer,
@@ -23,9 +22,8 @@ afterEach(async () => {
 async function setUp(wrap?: (store: Store) => Store) {
   server = await startTestServer(wrap ? { store: wrap } : {});
   const workspace = await createWorkspace(server.store, server.clock.now());
-  const destination = await createDestination(
+  const destination = await provision.createDestination(
     server.store,
-    destinationTypes,
     {
       workspaceId: workspace.id,
       type: 'otel-collector',

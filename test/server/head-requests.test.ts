@@ -19,7 +19,7 @@ import {
   type CallResult,
   call,
   createWorkspace,
-  destinationTypes,
+  provision,
   spec,
   startTestServer,
   type TestServer,
@@ -82,7 +82,7 @@ describe('HEAD on each GET operation of the spec', () => {
 
   beforeAll(async () => {
     server = await startTestServer();
-    seed = await seedDemo(server.store, destinationTypes, server.clock.now());
+    seed = await seedDemo(server.store, provision, server.clock.now());
     other = await createWorkspace(server.store, server.clock.now(), 'Other workspace');
   });
 
@@ -133,7 +133,7 @@ describe('HEAD and the rate limit', () => {
     async (operationId, operation) => {
       const server = await startTestServer({ rateLimit: { windowMs: 60_000, limit: 1 } });
       try {
-        const seed = await seedDemo(server.store, destinationTypes, server.clock.now());
+        const seed = await seedDemo(server.store, provision, server.clock.now());
         const path = seededPath(operationId, seed);
         const key = keyOf(operation, { managementKey: seed.management_key, standardKey: seed.standard_key });
         expect((await call(server, 'HEAD', path, { key })).status).toBe(200);

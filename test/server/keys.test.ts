@@ -1,6 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createKey, type NewKeyInput, recordUsage } from '../../server/provisioning/index.js';
-import { call, NO_USAGE } from '../support/server.js';
+import { type NewKeyInput, recordUsage } from '../../server/provisioning/index.js';
+import { call, NO_USAGE, provision } from '../support/server.js';
 import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 
 // Wednesday 18 November 2026: the week began on Monday the 16th, the month on the 1st.
@@ -19,7 +19,7 @@ afterAll(() => {
 });
 
 async function newKey(input: Partial<NewKeyInput> = {}) {
-  return createKey(
+  return provision.createKey(
     server.store,
     { workspaceId: workspace.id, name: 'Usage key', kind: 'standard', ...input },
     server.clock.now(),
@@ -221,7 +221,7 @@ describe('authentication', () => {
   });
 
   it('answers 401 to a disabled key', async () => {
-    const key = await createKey(
+    const key = await provision.createKey(
       server.store,
       { workspaceId: workspace.id, name: 'Soon disabled', kind: 'management' },
       server.clock.now(),
@@ -234,7 +234,7 @@ describe('authentication', () => {
   });
 
   it('answers 401 to an expired key from the moment it expires', async () => {
-    const key = await createKey(
+    const key = await provision.createKey(
       server.store,
       { workspaceId: workspace.id, name: 'Expiring', kind: 'management', expiresAt: '2026-11-18T12:30:00.000Z' },
       server.clock.now(),

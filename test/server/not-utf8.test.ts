@@ -5,9 +5,8 @@
 // re-encode them.
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDestination } from '../../server/provisioning/index.js';
 import { HTTP_METHODS, operationPath, specOperation, specOperations } from '../../server/spec.js';
-import { destinationTypes } from '../support/server.js';
+import { provision } from '../support/server.js';
 import { componentSchema, describeErrors, spec } from '../support/spec.js';
 import { useDestination, useTestServer, useWorkspace } from '../support/use-test-server.js';
 
@@ -18,9 +17,8 @@ let langfuseId = '';
 
 beforeAll(async () => {
   langfuseId = (
-    await createDestination(
+    await provision.createDestination(
       server.store,
-      destinationTypes,
       {
         workspaceId: workspace.id,
         type: 'langfuse',

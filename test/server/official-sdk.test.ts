@@ -13,10 +13,9 @@ import {
   type DestinationType,
   loadDestinationTypeRules,
 } from '../../server/domain/destination-config-rules.js';
-import { addPresetVersion, createDestination, createKey } from '../../server/provisioning/index.js';
 import { nodeAt, type SpecOperation, specOperations } from '../../server/spec.js';
 import { RELEASES, type SdkErrorClass, type SdkRelease, sdkErrorClass } from '../support/official-sdk.js';
-import { call, spec } from '../support/server.js';
+import { call, provision, spec } from '../support/server.js';
 import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 
 const server = useTestServer();
@@ -59,12 +58,12 @@ function fullConfig(type: DestinationType): ConfigValues {
 
 beforeAll(async () => {
   const now = server.clock.now();
-  const attributed = await createKey(
+  const attributed = await provision.createKey(
     server.store,
     { workspaceId: workspace.id, name: 'Partner key', kind: 'standard', limit: 50, externalUser: 'customer_4812' },
     now,
   );
-  const plain = await createKey(
+  const plain = await provision.createKey(
     server.store,
     { workspaceId: workspace.id, name: 'Plain key', kind: 'standard', expiresAt: '2027-11-01T00:00:00.000Z' },
     now,
@@ -72,16 +71,15 @@ beforeAll(async () => {
   seeded.attributedKeyHash = attributed.hash;
   seeded.plainKeyHash = plain.hash;
   for (const type of destinationTypes.keys()) {
-    const destination = await createDestination(
+    const destination = await provision.createDestination(
       server.store,
-      destinationTypes,
       { workspaceId: workspace.id, type, name: `SDK ${type}`, config: fullConfig(type) },
       now,
     );
     seeded.destinationIds.set(type, destination.id);
   }
   for (let version = 1; version <= seeded.presetVersions; version++) {
-    await addPresetVersion(
+    await provision.addPresetVersion(
       server.store,
       {
         workspaceId: workspace.id,

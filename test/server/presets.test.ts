@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_CONFIG_JSON_LENGTH, PAGE_CHARACTER_BUDGET } from '../../server/domain/presets.js';
-import { addPresetVersion } from '../../server/provisioning/index.js';
 import { escapePointer, nodeAt, specOperations } from '../../server/spec.js';
 import { boundaryCases, toQueryValue } from '../support/boundaries.js';
-import { call } from '../support/server.js';
+import { call, provision } from '../support/server.js';
 import { findOperation, resolveRef, spec } from '../support/spec.js';
 import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 
@@ -16,7 +15,7 @@ const otherWorkspace = useWorkspace(server, 'Other workspace');
 beforeAll(async () => {
   const now = server.clock.now();
   for (let i = 1; i <= VERSION_COUNT; i++) {
-    await addPresetVersion(
+    await provision.addPresetVersion(
       server.store,
       {
         workspaceId: workspace.id,
@@ -28,7 +27,7 @@ beforeAll(async () => {
       now,
     );
   }
-  await addPresetVersion(
+  await provision.addPresetVersion(
     server.store,
     { workspaceId: otherWorkspace.id, slug: 'private-preset', config: { model: 'x/y' }, creatorId: 'user_2' },
     now,
@@ -237,7 +236,7 @@ describe('a page of large versions', () => {
 
   beforeAll(async () => {
     for (let i = 1; i <= LARGE_COUNT; i++) {
-      await addPresetVersion(
+      await provision.addPresetVersion(
         server.store,
         {
           workspaceId: workspace.id,

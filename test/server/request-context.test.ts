@@ -30,12 +30,11 @@ beforeAll(async () => {
   // The server is built from modules loaded afresh, which see the counting matcher even where an
   // earlier file of the same module registry (a mutation run's) loaded the real one.
   vi.resetModules();
-  const { startTestServer, createWorkspace, createTestDestination } = await import('../support/server.js');
-  const { addPresetVersion } = await import('../../server/provisioning/index.js');
+  const { startTestServer, createWorkspace, createTestDestination, provision } = await import('../support/server.js');
   server = await startTestServer();
   workspace = await createWorkspace(server.store, server.clock.now());
   const destinationPath = await createTestDestination(server, workspace);
-  await addPresetVersion(
+  await provision.addPresetVersion(
     server.store,
     { workspaceId: workspace.id, slug: 'matched-once', config: { model: 'x/y' }, creatorId: 'user_1' },
     server.clock.now(),

@@ -5,13 +5,12 @@ import { matchOperation } from '../../server/http/operation-match.js';
 import { operationMatcher } from '../../server/http/operation-matcher.js';
 import { requestContext } from '../../server/http/request-context.js';
 import { checkRequestShape } from '../../server/http/request-shape.js';
-import { createDestination } from '../../server/provisioning/index.js';
 import { type OpenApiDocument, specOperations } from '../../server/spec.js';
 import { type Listening, listenOnLoopback } from '../support/listen.js';
 import {
   call,
   createWorkspace,
-  destinationTypes,
+  provision,
   rawCall,
   startTestServer,
   type TestServer,
@@ -124,9 +123,8 @@ describe('the request shape on the app', () => {
   beforeAll(async () => {
     server = await startTestServer();
     workspace = await createWorkspace(server.store, server.clock.now());
-    const destination = await createDestination(
+    const destination = await provision.createDestination(
       server.store,
-      destinationTypes,
       { workspaceId: workspace.id, type: 'webhook', name: 'Before', config: { url: 'https://hooks.example.com' } },
       server.clock.now(),
     );

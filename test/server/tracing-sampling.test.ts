@@ -10,12 +10,11 @@ import { ROOT_CONTEXT, TraceFlags, trace } from '@opentelemetry/api';
 import { SamplingDecision, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../server/domain/secrets.js';
-import { createKey } from '../../server/provisioning/index.js';
 import { specOperation } from '../../server/spec.js';
 import { openStore } from '../../server/store/index.js';
 import { createPostgresDatabase, type TestDatabase, testDatabaseKind } from '../support/database.js';
 import { type ReceivedSpan, startOtlpReceiver } from '../support/otlp-receiver.js';
-import { spec } from '../support/server.js';
+import { provision, spec } from '../support/server.js';
 import { startTracedServer } from '../support/traced-server.js';
 
 const SPAN_KIND_SERVER = 2;
@@ -32,7 +31,7 @@ beforeAll(async () => {
   const store = await openStore(databaseUrl, createSecretBox(secretsKey));
   const now = new Date();
   const workspace = await store.workspaces.create('Sampled', now);
-  const key = await createKey(store, { workspaceId: workspace.id, name: 'Admin', kind: 'management' }, now);
+  const key = await provision.createKey(store, { workspaceId: workspace.id, name: 'Admin', kind: 'management' }, now);
   await store.close();
   rawKey = key.rawKey;
   keyPath = `/api/v1${specOperation(spec, 'getKey').template.replace('{hash}', key.hash)}`;

@@ -12,13 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../server/domain/secrets.js';
-import { addPresetVersion, createDestination, createKey } from '../../server/provisioning/index.js';
 import { specOperation, specOperations } from '../../server/spec.js';
 import { openStore } from '../../server/store/index.js';
 import { createPostgresDatabase, type TestDatabase, testDatabaseKind } from '../support/database.js';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from '../support/otlp-receiver.js';
 import type { ServerProcess } from '../support/process.js';
-import { destinationTypes, spec } from '../support/server.js';
+import { provision, spec } from '../support/server.js';
 import { startTracedServer } from '../support/traced-server.js';
 
 const SPAN_KIND_SERVER = 2;
@@ -50,12 +49,12 @@ async function seed(): Promise<Fixture> {
   const store = await openStore(databaseUrl, createSecretBox(secretsKey));
   const now = new Date();
   const workspace = await store.workspaces.create('Traced', now);
-  const key = await createKey(store, { workspaceId: workspace.id, name: 'Admin', kind: 'management' }, now);
+  const key = await provision.createKey(store, { workspaceId: workspace.id, name: 'Admin', kind: 'management' }, now);
   // A server holds a key it read for a second: each operation's span is checked on a key it has not read.
   const freshKeys: Record<string, string> = {};
   const freshHashes: string[] = [];
   for (const { operation } of specOperations(spec)) {
-    const fresh = await createKey(
+    const fresh = await provision.createKey(
       store,
       { workspaceId: workspace.id, name: operation.operationId, kind: 'management' },
       now,
@@ -64,14 +63,13 @@ async function seed(): Promise<Fixture> {
     freshHashes.push(fresh.hash);
   }
   const config = { bucketName: 'b', accessKeyId: 'AKIATRACED7Q2W', secretAccessKey: 'secret-traced-5c1d9e' };
-  const destination = await createDestination(
+  const destination = await provision.createDestination(
     store,
-    destinationTypes,
     { workspaceId: workspace.id, type: 's3', name: 'start', config },
     now,
   );
   const slug = 'slug-7d1e4a';
-  await addPresetVersion(
+  await provision.addPresetVersion(
     store,
     { workspaceId: workspace.id, slug, config: { model: 'vendor/model-3f9b' }, creatorId: 'user_1' },
     now,

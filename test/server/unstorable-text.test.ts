@@ -3,9 +3,8 @@
 // both databases, wherever it is: a path parameter, a query value, a body string or key at any
 // depth. Nothing is stored, and nothing answers 5xx.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDestination } from '../../server/provisioning/index.js';
 import { operationPath, specOperation, specOperations } from '../../server/spec.js';
-import { call, destinationTypes } from '../support/server.js';
+import { call, provision } from '../support/server.js';
 import { componentSchema, describeErrors, spec } from '../support/spec.js';
 import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 
@@ -15,9 +14,8 @@ let destinationId = '';
 
 beforeAll(async () => {
   destinationId = (
-    await createDestination(
+    await provision.createDestination(
       server.store,
-      destinationTypes,
       { workspaceId: workspace.id, type: 'webhook', name: 'Hook', config: { url: 'https://example.com/hook' } },
       server.clock.now(),
     )

@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../server/domain/secrets.js';
-import { addPresetVersion, createKey } from '../../server/provisioning/index.js';
 import { openStore, type Store } from '../../server/store/index.js';
 import { KEY_CREDENTIALS_TTL_MS } from '../../server/store/keys.js';
 import type { QueryDriver } from '../../server/store/prepared.js';
 import { PAGES_HELD } from '../../server/store/presets.js';
 import { createPostgresDatabase, type TestDatabase, testDatabaseKind } from '../support/database.js';
+import { provision } from '../support/server.js';
 
 /** The statements a store ran, by name. */
 const ran = new Map<string, number>();
@@ -46,7 +46,7 @@ afterAll(async () => {
   await postgres?.drop();
 });
 
-const newKey = (name: string) => createKey(elsewhere, { workspaceId, name, kind: 'management' }, new Date());
+const newKey = (name: string) => provision.createKey(elsewhere, { workspaceId, name, kind: 'management' }, new Date());
 
 describe("a key's credentials", () => {
   it('are read from the database once within the time they are held', async () => {
@@ -83,7 +83,7 @@ describe("a key's credentials", () => {
 describe('a page of versions', () => {
   const slug = 'paged';
   const addVersion = (i: number) =>
-    addPresetVersion(
+    provision.addPresetVersion(
       elsewhere,
       { workspaceId, slug, config: { model: 'openai/gpt-4o-mini' }, systemPrompt: `Version ${i}`, creatorId: 'u' },
       new Date(),

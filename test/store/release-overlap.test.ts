@@ -11,12 +11,11 @@ import { type Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { describeFailure } from '../../server/failure.js';
-import { createDestination } from '../../server/provisioning/index.js';
 import { openDatabase, parseDatabaseUrl } from '../../server/store/database.js';
 import { openStore } from '../../server/store/index.js';
 import { MigrationRefusal, migrationKind, planMigrations, releaseMigrations } from '../../server/store/migrate.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { createWorkspace, destinationTypes } from '../support/server.js';
+import { createWorkspace, destinationTypes, provision } from '../support/server.js';
 
 const secrets = createSecretBox(randomBytes(32));
 const NOW = new Date('2026-11-18T12:00:00.000Z');
@@ -104,9 +103,8 @@ describe('a database migrated by a newer release', () => {
   it('with expand migrations only: this release starts on it and serves from it, applying nothing', async () => {
     const first = await openStore(url, secrets);
     const workspace = await createWorkspace(first, NOW);
-    const destination = await createDestination(
+    const destination = await provision.createDestination(
       first,
-      destinationTypes,
       { workspaceId: workspace.id, type: 'otel-collector', config: { endpoint: 'https://otel.example.com' } },
       NOW,
     );

@@ -5,11 +5,12 @@ import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { createApp } from '../../server/app.js';
+import type { KeyKind } from '../../server/domain/api-keys.js';
 import { loadDestinationTypeRules } from '../../server/domain/destination-config-rules.js';
 import { createSecretBox, type SecretBox } from '../../server/domain/secrets.js';
 import { createMetrics, type Metrics } from '../../server/http/metrics.js';
 import { type RateLimitOptions, UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
-import { createDestination, createKey } from '../../server/provisioning/index.js';
+import { Provisioning } from '../../server/provisioning/index.js';
 import { loadSpec, type OpenApiDocument } from '../../server/spec.js';
 import type { DatabaseOptions } from '../../server/store/connection.js';
 import { openStore, type Store } from '../../server/store/index.js';
@@ -20,6 +21,7 @@ import { contractRecorder } from './runner/contract-recorder.js';
 
 export const spec = loadSpec();
 export const destinationTypes = loadDestinationTypeRules(spec);
+export const provision = new Provisioning(spec, destinationTypes);
 
 /** The usage figures of a key that has served no request. */
 export const NO_USAGE = {
@@ -146,8 +148,10 @@ export interface Workspace {
 /** A workspace with one management and one standard key. */
 export async function createWorkspace(store: Store, now: Date, name = 'Test workspace'): Promise<Workspace> {
   const workspace = await store.workspaces.create(name, now);
-  const management = await createKey(store, { workspaceId: workspace.id, name: 'Admin', kind: 'management' }, now);
-  const standard = await createKey(store, { workspaceId: workspace.id, name: 'Backend', kind: 'standard' }, now);
+  const keyOf = (name: string, kind: KeyKind) =>
+    provision.createKey(store, { workspaceId: workspace.id, name, kind }, now);
+  const management = await keyOf('Admin', 'management');
+  const standard = await keyOf('Backend', 'standard');
   return {
     id: workspace.id,
     managementKey: management.rawKey,
@@ -167,9 +171,8 @@ export async function startServerWithDestination(
 
 /** One otel-collector destination of the workspace; its path. */
 export async function createTestDestination(server: TestServer, workspace: Workspace): Promise<string> {
-  const destination = await createDestination(
+  const destination = await provision.createDestination(
     server.store,
-    destinationTypes,
     { workspaceId: workspace.id, type: 'otel-collector', config: { endpoint: 'https://otel.example.com' } },
     server.clock.now(),
   );

@@ -18,7 +18,7 @@ import { main } from '../../scripts/workflows/index.js';
 import { type DemoSeed, seedDemo } from '../../server/provisioning/demo.js';
 import { apiBasePaths } from '../../server/spec.js';
 import { testDatabaseKind } from '../support/database.js';
-import { destinationTypes } from '../support/server.js';
+import { provision } from '../support/server.js';
 import { spec } from '../support/spec.js';
 import { useTestServer } from '../support/use-test-server.js';
 
@@ -28,7 +28,7 @@ const workflows = loadWorkflows().workflows.map((workflow) => workflow.workflowI
 let seed: DemoSeed;
 
 beforeAll(async () => {
-  seed = await seedDemo(server.store, destinationTypes, server.clock.now());
+  seed = await seedDemo(server.store, provision, server.clock.now());
 });
 
 /** What `npm run workflows` printed and returned. */
