@@ -2,8 +2,10 @@
 // page the contract allows on several connections and never read: the server, in production mode
 // in a process of its own, takes the next request of a connection only once the answer before it
 // is written out, so its RSS grows by a bounded amount, and another client is still served at once.
+// The test waits on what it can see, never on time: the server's in-flight gauge (one request a
+// connection), then the kernel's queues of those connections (full, and no longer moving).
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -69,6 +71,7 @@ beforeAll(async () => {
     NODE_ENV: 'production',
     DATABASE_URL: databaseUrl,
     SECRETS_KEY: secretsKey.toString('base64'),
+    METRICS_PORT: '0',
   });
 }, 120_000);
 afterAll(() => server?.stop());
@@ -94,7 +97,31 @@ function unreadPipeline(path: string, count: number): Promise<Socket> {
   });
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The requests the server has received and not yet answered, from its own gauge. */
+async function requestsInFlight(): Promise<number> {
+  const text = await (await fetch(server.metricsUrl ?? '')).text();
+  return Number(/^http_requests_in_flight(?:\{[^}]*\})? (\S+)$/m.exec(text)?.[1]);
+}
+
+/** The bytes waiting in the kernel's receive queue of the connection from a local port (Linux). */
+function receiveQueue(localPort: number): number {
+  const lines = ['/proc/net/tcp', '/proc/net/tcp6'].flatMap((file) => readFileSync(file, 'utf8').split('\n').slice(1));
+  for (const line of lines) {
+    const [, local, , , queues] = line.trim().split(/\s+/);
+    if (local && queues && Number.parseInt(local.split(':').at(-1) ?? '', 16) === localPort)
+      return Number.parseInt(queues.split(':')[1] ?? '', 16);
+  }
+  throw new Error(`no TCP connection from local port ${localPort}`);
+}
+
+/** Polls `check` every 100 ms until it holds; throws with `describe()` once `ms` have passed. */
+async function until(check: () => Promise<boolean> | boolean, describe: () => string, ms = 30_000): Promise<void> {
+  const deadline = performance.now() + ms;
+  while (!(await check())) {
+    if (performance.now() > deadline) throw new Error(`not reached within ${ms} ms: ${describe()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 describe('clients that pipeline requests for the largest page and never read', () => {
   it(`grow the server's RSS by less than ${MAX_RSS_GROWTH_MB} MB, and another client is answered within ${PLAIN_ANSWER_MS} ms`, async () => {
@@ -111,9 +138,28 @@ describe('clients that pipeline requests for the largest page and never read', (
     const sockets: Socket[] = [];
     try {
       for (let i = 0; i < CLIENTS; i++) sockets.push(await unreadPipeline(pagePath, PIPELINED));
-      await sleep(500);
+      // Each connection's first request is being answered, and none of the requests behind it taken.
+      let inFlight = 0;
+      await until(
+        async () => {
+          inFlight = await requestsInFlight();
+          return inFlight === CLIENTS;
+        },
+        () => `${inFlight} requests in flight`,
+      );
       const plain = await timedGet(plainPath);
-      await sleep(3000);
+      // The answers being written have filled the clients' receive queues, which no longer move: the
+      // server has written all it can, and holds what it holds.
+      let queues: number[] = [];
+      await until(
+        () => {
+          const last = queues;
+          queues = sockets.map((socket) => receiveQueue(socket.localPort ?? 0));
+          return queues.every((bytes, i) => bytes > 0 && bytes === last[i]);
+        },
+        () => `receive queues ${JSON.stringify(queues)}`,
+      );
+      expect(await requestsInFlight()).toBe(CLIENTS);
       const plainAfter = await timedGet(plainPath);
       clearInterval(sampler);
       peak = Math.max(peak, rssMb(pid));
