@@ -221,26 +221,36 @@ export interface NewPresetVersionInput {
  * is the one every input is checked against, so a process reads openapi.yaml once.
  */
 export class Provisioning {
-  private readonly check: CheckAgainstSpec;
+  private checker: CheckAgainstSpec | undefined;
+  private types: ReadonlyMap<DestinationType, DestinationTypeRules> | undefined;
 
+  /** Built when first used: a CLI command that provisions nothing compiles no validator. */
   constructor(
     private readonly spec: OpenApiDocument,
-    private readonly destinationTypes: ReadonlyMap<DestinationType, DestinationTypeRules> = loadDestinationTypeRules(
-      spec,
-    ),
+    destinationTypes?: ReadonlyMap<DestinationType, DestinationTypeRules>,
   ) {
-    this.check = checkerOf(spec);
+    this.types = destinationTypes;
   }
 
-  createKey(store: Store, input: NewKeyInput, now: Date): Promise<NewKey> {
+  private get check(): CheckAgainstSpec {
+    this.checker ??= checkerOf(this.spec);
+    return this.checker;
+  }
+
+  private get destinationTypes(): ReadonlyMap<DestinationType, DestinationTypeRules> {
+    this.types ??= loadDestinationTypeRules(this.spec);
+    return this.types;
+  }
+
+  async createKey(store: Store, input: NewKeyInput, now: Date): Promise<NewKey> {
     return createKey(this.check, store, input, now);
   }
 
-  createDestination(store: Store, input: NewDestinationInput, now: Date): Promise<StoredDestination> {
+  async createDestination(store: Store, input: NewDestinationInput, now: Date): Promise<StoredDestination> {
     return createDestination(this.check, store, this.destinationTypes, input, now);
   }
 
-  addPresetVersion(store: Store, input: NewPresetVersionInput, now: Date) {
+  async addPresetVersion(store: Store, input: NewPresetVersionInput, now: Date) {
     return addPresetVersion(this.check, this.spec, store, input, now);
   }
 }

@@ -3,7 +3,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FieldValidationError } from '../../server/domain/field-errors.js';
 import { MAX_CONFIG_JSON_LENGTH } from '../../server/domain/presets.js';
-import { nodeAt } from '../../server/spec.js';
+import { Provisioning } from '../../server/provisioning/index.js';
+import { nodeAt, type OpenApiDocument } from '../../server/spec.js';
+import type { Store } from '../../server/store/index.js';
 import { provision } from '../support/server.js';
 import { spec } from '../support/spec.js';
 import { useTestServer } from '../support/use-test-server.js';
@@ -116,5 +118,16 @@ describe('provisioning', () => {
         ),
       ),
     ).toEqual([{ path: '/config', message: `must be at most ${MAX_CONFIG_JSON_LENGTH} characters written as JSON` }]);
+  });
+});
+
+describe('a Provisioning', () => {
+  it('reads its contract when first used, so that building one for a command that provisions nothing costs nothing', async () => {
+    const unreadable = { openapi: '3.1.0', info: { title: 'none', version: '0' } } as OpenApiDocument;
+    const provisioning = new Provisioning(unreadable);
+    const store = {} as Store;
+    await expect(
+      provisioning.createKey(store, { workspaceId: 'w', name: 'n', kind: 'standard' }, new Date()),
+    ).rejects.toThrow();
   });
 });
