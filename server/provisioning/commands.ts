@@ -118,7 +118,6 @@ export function cliCommands(spec: OpenApiDocument): CliCommand[] {
         { name: 'disabled', about: 'create the key disabled' },
       ],
       run: async (values, { store, provisioning, now, warn }) => {
-        await requireWorkspace(store, values.workspace);
         // Kind and reset are checked against the spec's enums by createKey.
         const kind = (values.kind ?? 'standard') as KeyKind;
         const key = await provisioning.createKey(
@@ -178,7 +177,6 @@ export function cliCommands(spec: OpenApiDocument): CliCommand[] {
         },
       ],
       run: async (values, { store, provisioning, now }) => {
-        await requireWorkspace(store, values.workspace);
         const destination = await provisioning.createDestination(
           store,
           {
@@ -226,7 +224,6 @@ export function cliCommands(spec: OpenApiDocument): CliCommand[] {
         { name: 'system-prompt', value: 'P', about: "the version's system prompt" },
       ],
       run: async (values, { store, provisioning, now }) => {
-        await requireWorkspace(store, values.workspace);
         const version = await provisioning.addPresetVersion(
           store,
           {
@@ -287,7 +284,9 @@ export async function runCommand(
   values: OptionValues,
   context: CommandContext,
 ): Promise<unknown> {
-  const run = commands.find((known) => known.name === name)?.run;
-  if (!run) throw new UsageError(`unknown command ${JSON.stringify(name)}`);
-  return run(values, context);
+  const command = commands.find((known) => known.name === name);
+  if (!command?.run) throw new UsageError(`unknown command ${JSON.stringify(name)}`);
+  // A command that names a workspace is refused in one line when there is none, before it writes.
+  if (typeof values.workspace === 'string') await requireWorkspace(context.store, values.workspace);
+  return command.run(values, context);
 }
