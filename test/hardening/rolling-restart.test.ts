@@ -143,21 +143,26 @@ describe.each(backends)('rolling restart on %s', (backend) => {
     const server = await startServerProcess(env);
     const path = `/api/v1/keys/${keyHash}`;
     const requests: Promise<Outcome>[] = [];
-    // 100 concurrent before the signal, then 100 more started while the server delays.
+    // 100 concurrent before the signal, then up to 100 more started while the server delays: in its
+    // first half only, so that however slow this machine is, the listener has not closed when the
+    // last of them connects (one still waiting to be accepted then would be reset by the kernel).
     for (let i = 0; i < 100; i++) requests.push(send(server.url, 'GET', path, apiKey));
     await sleep(50);
+    const signalledAt = performance.now();
     const exit = terminate(server, 'SIGTERM');
     const readiness = pollReadiness(server.url, exit);
     for (let i = 0; i < 10; i++) {
       await sleep(50);
+      if (performance.now() - signalledAt > DELAY_MS / 2) break;
       for (let j = 0; j < 10; j++) requests.push(send(server.url, 'GET', path, apiKey));
     }
     const outcomes = await Promise.all(requests);
     const { code, ms } = await exit;
 
     expect(outcomes.filter((o) => o.kind === 'broken')).toEqual([]);
+    expect(outcomes.length).toBeGreaterThan(100);
     const answered = outcomes.filter((o) => o.kind === 'answered');
-    expect(answered).toHaveLength(200);
+    expect(answered).toHaveLength(outcomes.length);
     expect(answered.filter((o) => o.status !== 200)).toEqual([]);
     expect(answered.every((o) => JSON.parse(o.body).data.hash === keyHash)).toBe(true);
     expect(await readiness).toContain(503);
