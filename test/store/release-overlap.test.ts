@@ -4,7 +4,7 @@
 // naming it; with MIGRATE_ON_START=false it applies nothing and refuses a database that lacks one of
 // its own migrations. On SQLite, and on PostgreSQL in the `postgres` project.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Kysely, sql } from 'kysely';
@@ -15,6 +15,8 @@ import { openDatabase, parseDatabaseUrl } from '../../server/store/database.js';
 import { openStore } from '../../server/store/index.js';
 import { MigrationRefusal, migrationKind, planMigrations, releaseMigrations } from '../../server/store/migrate.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { migrateTo } from '../support/migrations.js';
+import { projectRoot } from '../support/process.js';
 import { createWorkspace, destinationTypes, provision } from '../support/server.js';
 
 const secrets = createSecretBox(randomBytes(32));
@@ -41,7 +43,8 @@ async function applyFromOutside(name: string, change: (db: Kysely<unknown>) => P
   const db = opened.db as unknown as Kysely<unknown>;
   try {
     await change(db);
-    await sql`insert into kysely_migration (name, timestamp) values (${name}, ${NOW.toISOString()})`.execute(db);
+    // Applied now, after what the database holds, as the release that writes it would.
+    await sql`insert into kysely_migration (name, timestamp) values (${name}, ${new Date().toISOString()})`.execute(db);
   } finally {
     await opened.db.destroy();
   }
@@ -68,6 +71,12 @@ describe('migrations, as a release names them', () => {
     expect(names.slice(0, 2)).toEqual(['0001_initial', '0002_external_user_broadcast_regions']);
     for (const name of names.slice(2)) expect(name).toMatch(/^\d{4}_(expand|contract)_[a-z0-9_]+$/);
     expect(names.map(migrationKind).filter((kind) => kind === 'contract')).toEqual([]);
+  });
+
+  it('are every file of their folder, which holds nothing else', async () => {
+    const files = readdirSync(join(projectRoot, 'server', 'store', 'migrations'));
+    expect(files.filter((file) => !/^\d{4}_[a-z0-9_]+\.ts$/.test(file))).toEqual([]);
+    expect(Object.keys(await releaseMigrations())).toEqual(files.map((file) => file.replace(/\.ts$/, '')));
   });
 
   it('are planned against what the database holds', () => {
@@ -130,6 +139,25 @@ describe('a database migrated by a newer release', () => {
         () => rules,
       );
       expect(updated?.destination.state.sampling_rate).toBe(0.5);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('with an expand migration named between two of its own: this release applies its later one past it', async () => {
+    const names = Object.keys(await releaseMigrations());
+    const [first, second] = names;
+    if (!first || !second) throw new Error('this release has fewer than two migrations');
+    const opened = await openDatabase(parseDatabaseUrl(url));
+    await migrateTo(opened.db, first);
+    await opened.db.destroy();
+    const between = `${first}_zz_next_release`;
+    expect([first < between, between < second]).toEqual([true, true]);
+    await applyFromOutside(between, async () => undefined);
+
+    const store = await openStore(url, secrets);
+    try {
+      expect(store.migrationsApplied).toEqual(names.slice(1));
     } finally {
       await store.close();
     }
