@@ -32,13 +32,12 @@ let loaded: Promise<Record<string, Migration>> | undefined;
 /** This release's migrations, by name. */
 export function releaseMigrations(): Promise<Record<string, Migration>> {
   loaded ??= (async () => {
-    const names = readdirSync(fileURLToPath(MIGRATIONS_FOLDER))
-      .map((file) => MIGRATION_FILE.exec(file))
-      // Stryker disable next-line MethodExpression: equivalent, see mutation/equivalents.md#migrations-folder-holds-migrations
-      .filter((match): match is RegExpExecArray => match !== null)
-      // By code unit, as Kysely orders them and as planMigrations compares them.
-      // Stryker disable next-line ConditionalExpression,EqualityOperator,UnaryOperator: equivalent, see mutation/equivalents.md#readdir-sorted
-      .sort((a, b) => ((a[1] as string) < (b[1] as string) ? -1 : 1));
+    const files = readdirSync(fileURLToPath(MIGRATIONS_FOLDER)).map((file) => MIGRATION_FILE.exec(file));
+    // Stryker disable next-line MethodExpression,ConditionalExpression: equivalent, see mutation/equivalents.md#migrations-folder-holds-migrations
+    const names = files.filter((match): match is RegExpExecArray => match !== null);
+    // By code unit, as Kysely orders them and as planMigrations compares them.
+    // Stryker disable next-line MethodExpression,ConditionalExpression,EqualityOperator,UnaryOperator: equivalent, see mutation/equivalents.md#readdir-sorted
+    names.sort((a, b) => ((a[1] as string) < (b[1] as string) ? -1 : 1));
     const entries = await Promise.all(
       names.map(async ([file, name]) => {
         const module = (await import(new URL(file, MIGRATIONS_FOLDER).href)) as Migration;

@@ -6,7 +6,7 @@ import { MAX_CONFIG_JSON_LENGTH } from '../../server/domain/presets.js';
 import { Provisioning } from '../../server/provisioning/index.js';
 import { nodeAt, type OpenApiDocument } from '../../server/spec.js';
 import type { Store } from '../../server/store/index.js';
-import { provision } from '../support/server.js';
+import { destinationTypes, provision } from '../support/server.js';
 import { spec } from '../support/spec.js';
 import { useTestServer } from '../support/use-test-server.js';
 
@@ -122,6 +122,17 @@ describe('provisioning', () => {
 });
 
 describe('a Provisioning', () => {
+  it('checks a destination against the destination types it is given, not the whole contract', async () => {
+    const webhookOnly = new Map([...destinationTypes].filter(([type]) => type === 'webhook'));
+    const provisioning = new Provisioning(spec, webhookOnly);
+    const attempt = provisioning.createDestination(
+      {} as Store,
+      { workspaceId: 'w', type: 'langfuse', config: {} },
+      new Date(),
+    );
+    await expect(attempt).rejects.toMatchObject({ errors: [{ path: '/type', message: 'must be one of: webhook' }] });
+  });
+
   it('reads its contract when first used, so that building one for a command that provisions nothing costs nothing', async () => {
     const unreadable = { openapi: '3.1.0', info: { title: 'none', version: '0' } } as OpenApiDocument;
     const provisioning = new Provisioning(unreadable);
