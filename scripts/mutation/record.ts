@@ -31,7 +31,12 @@ export function writeRecordedResults(results: MutationTestResult): void {
  */
 export function recordedResultsText(results: MutationTestResult, root: string, tmp: string = tmpdir()): string {
   const { projectRoot: _where, ...kept } = results as MutationTestResult & { projectRoot?: string };
-  return `${JSON.stringify(kept, null, 2).split(`${root}/`).join('').split(`${tmp}/`).join('<tmp>/')}\n`;
+  return `${withoutMachinePaths(JSON.stringify(kept, null, 2), root, tmp)}\n`;
+}
+
+/** A text as the record keeps it: the folder `root` left out, the temporary folder `tmp` written `<tmp>`. */
+export function withoutMachinePaths(text: string, root = projectRoot, tmp: string = tmpdir()): string {
+  return text.split(`${root}/`).join('').split(`${tmp}/`).join('<tmp>/');
 }
 
 export interface RunRecord {

@@ -1,5 +1,6 @@
-// npm run test:mutation:scoped -- <mutate pattern>... [--concurrency <n>]: the mutants of some files,
-// or of some lines of them (Stryker's `path:line:column-line:column`), tested again and merged into
+// npm run test:mutation:scoped -- <mutate pattern>... [--concurrency <n>]: the mutants of some files
+// (a glob takes the files of the whole run it matches), or of some lines of them (Stryker's
+// `path:line:column-line:column`), tested again and merged into
 // the record: each of those files takes this run's results (the lines tested again, the rest of the
 // file carried over by Stryker's incremental diff where its code is unchanged), every other file
 // keeps the record's, and
@@ -29,6 +30,7 @@ import {
   writeRecord,
   writeRecordedResults,
 } from './record.js';
+import { matchPatterns, scopedPatterns, trackedFiles, wholeRunPatterns } from './scope.js';
 import { printScore } from './score.js';
 import { runStryker } from './stryker.js';
 import { summarize } from './summary.js';
@@ -53,7 +55,13 @@ export async function main(args: string[]): Promise<number> {
     console.error(`test:mutation:scoped: ${typeof options === 'string' ? options : 'no pattern to mutate'} (${USAGE})`);
     return 2;
   }
-  const mutate = options.positionals;
+  let mutate: string[];
+  try {
+    mutate = scopedPatterns(options.positionals, matchPatterns(wholeRunPatterns(), trackedFiles()));
+  } catch (error) {
+    console.error(`test:mutation:scoped: ${(error as Error).message} (${USAGE})`);
+    return 2;
+  }
   const config = JSON.parse(readFileSync(join(projectRoot, 'stryker.config.json'), 'utf8')) as Record<string, unknown>;
   rmSync(SCOPED_DIR, { recursive: true, force: true });
   mkdirSync(SCOPED_DIR, { recursive: true });

@@ -6,7 +6,22 @@ import { join, relative } from 'node:path';
 import type { MutationTestResult } from 'mutation-testing-report-schema';
 import { projectRoot } from '../../server/project-root.js';
 import { runMain } from '../../server/run-main.js';
-import { changedSince, describeRecord, mutantCount, type Recorded, readRecorded } from './record.js';
+import {
+  changedSince,
+  describeRecord,
+  mutantCount,
+  type Recorded,
+  readRecorded,
+  withoutMachinePaths,
+} from './record.js';
+import {
+  matchPatterns,
+  mutantCounts,
+  type TreeCoverage,
+  trackedFiles,
+  treeCoverage,
+  wholeRunPatterns,
+} from './scope.js';
 import { percent, type ScoreLine, type ScoreSummary, summarize, TARGETS } from './summary.js';
 
 export const REPORT_PATH = join(projectRoot, 'reports', 'mutation', 'mutation.json');
@@ -32,6 +47,24 @@ export function formatSummary(summary: ScoreSummary): string {
   ].join('\n');
 }
 
+/** How much of the tree a whole run mutates the record holds as the code stands now. */
+export function formatTreeCoverage(coverage: TreeCoverage, counts: Map<string, number>): string {
+  const withCode = coverage.current.length + coverage.changed.length + coverage.untested.length;
+  const mutants = (files: Iterable<string>) => [...files].reduce((sum, file) => sum + (counts.get(file) ?? 0), 0);
+  const lines = [
+    `The record against the tree: ${coverage.current.length} of the ${withCode} files a whole run mutates, with ${mutants(coverage.current)} of its ${mutants(counts.keys())} mutants, are in it as they stand now (Stryker makes no mutant of ${coverage.withoutMutants.length} more).`,
+  ];
+  if (coverage.changed.length > 0)
+    lines.push(`Changed since their mutants were tested (${coverage.changed.length}): ${coverage.changed.join(', ')}`);
+  if (coverage.untested.length > 0)
+    lines.push(`Not in the record (${coverage.untested.length}): ${coverage.untested.join(', ')}`);
+  if (withCode > coverage.current.length)
+    lines.push(
+      'The scores below are of the record only: npm run test:mutation, or test:mutation:scoped over those files, tests them.',
+    );
+  return lines.join('\n');
+}
+
 /** Prints the summary of a report; 0 when every target is met, 1 when one is missed, 2 without a report. */
 export function printScore(reportPath: string, only?: (path: string) => boolean): number {
   let result: MutationTestResult;
@@ -47,7 +80,7 @@ export function printScore(reportPath: string, only?: (path: string) => boolean)
 }
 
 /** The committed whole run against the targets, with what changed since it; 2 without a record. */
-export function printRecorded(): number {
+export async function printRecorded(): Promise<number> {
   let recorded: Recorded;
   try {
     recorded = readRecorded();
@@ -67,6 +100,11 @@ export function printRecorded(): number {
     console.log(
       `Changed since (npm run test:mutation tests their mutants again, reusing the rest): ${changed.join(', ')}`,
     );
+  const read = (file: string) => withoutMachinePaths(readFileSync(join(projectRoot, file), 'utf8'));
+  const counts = await mutantCounts(matchPatterns(wholeRunPatterns(), trackedFiles()), read);
+  const coverage = treeCoverage(results, counts, read);
+  console.log('');
+  console.log(formatTreeCoverage(coverage, counts));
   console.log('');
   console.log(formatSummary(summary));
   return summary.targets.every((target) => target.met) ? 0 : 1;
@@ -74,7 +112,7 @@ export function printRecorded(): number {
 
 const USAGE = 'usage: npm run -s mutation:score [-- --recorded]';
 
-export function main(args: string[]): number {
+export async function main(args: string[]): Promise<number> {
   if (args.length === 0) return printScore(REPORT_PATH);
   if (args.length === 1 && args[0] === '--recorded') return printRecorded();
   console.error(`mutation:score: unknown argument ${args.join(' ')} (${USAGE})`);
