@@ -96,34 +96,27 @@ export function currentCommit(): string {
   return git(['rev-parse', 'HEAD']);
 }
 
-/** The tracked files that differ from HEAD, staged or not, by their paths in the checkout at `cwd`. */
+/** What a mutation run depends on: what it mutates, the tests, their configuration. */
+const RUN_INPUTS = ['server', 'client/*.ts', 'test', 'stryker.config.json', 'vitest.mutation.config.ts'];
+
+/**
+ * The tracked files a run depends on (RUN_INPUTS) that differ from HEAD, staged or not, by their
+ * paths in the checkout at `cwd`: the record itself, written by the runs, is none of them.
+ */
 export function uncommittedFiles(cwd = projectRoot): string[] {
-  return git(['diff', '--name-only', 'HEAD'], cwd)
+  return git(['diff', '--name-only', 'HEAD', '--', ...RUN_INPUTS], cwd)
     .split('\n')
     .filter((line) => line !== '');
 }
 
-/**
- * The files mutation testing depends on (what it mutates, the tests, their configuration) that
- * changed since the recorded commit; null when that commit is not in this checkout.
- */
+/** The files a run depends on (RUN_INPUTS) that changed since the recorded commit; null when that commit is not in this checkout. */
 export function changedSince(commit: string): string[] | null {
   try {
     git(['cat-file', '-e', `${commit}^{commit}`]);
   } catch {
     return null;
   }
-  return git([
-    'diff',
-    '--name-only',
-    commit,
-    '--',
-    'server',
-    'client/*.ts',
-    'test',
-    'stryker.config.json',
-    'vitest.mutation.config.ts',
-  ])
+  return git(['diff', '--name-only', commit, '--', ...RUN_INPUTS])
     .split('\n')
     .filter((line) => line !== '');
 }

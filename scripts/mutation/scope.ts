@@ -79,6 +79,25 @@ export async function mutantCounts(files: string[], read: (file: string) => stri
   return counts;
 }
 
+/**
+ * The mutants of each file: a file the record holds with its text now, as many as the record has;
+ * any other, counted by Stryker's instrumenter (the slow part, so done for those files only).
+ */
+export async function treeMutantCounts(
+  results: MutationTestResult,
+  files: string[],
+  read: (file: string) => string,
+): Promise<Map<string, number>> {
+  const recorded = (file: string) => results.files[file]?.source === read(file);
+  const counted = await mutantCounts(
+    files.filter((file) => !recorded(file)),
+    read,
+  );
+  return new Map(
+    files.map((file) => [file, recorded(file) ? (results.files[file]?.mutants.length ?? 0) : (counted.get(file) ?? 0)]),
+  );
+}
+
 export interface TreeCoverage {
   /** Files whose recorded results were taken from the very text they hold now. */
   current: string[];

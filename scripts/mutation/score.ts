@@ -16,10 +16,10 @@ import {
 } from './record.js';
 import {
   matchPatterns,
-  mutantCounts,
   type TreeCoverage,
   trackedFiles,
   treeCoverage,
+  treeMutantCounts,
   wholeRunPatterns,
 } from './scope.js';
 import { percent, type ScoreLine, type ScoreSummary, summarize, TARGETS } from './summary.js';
@@ -101,7 +101,7 @@ export async function printRecorded(): Promise<number> {
       `Changed since (npm run test:mutation tests their mutants again, reusing the rest): ${changed.join(', ')}`,
     );
   const read = (file: string) => withoutMachinePaths(readFileSync(join(projectRoot, file), 'utf8'));
-  const counts = await mutantCounts(matchPatterns(wholeRunPatterns(), trackedFiles()), read);
+  const counts = await treeMutantCounts(results, matchPatterns(wholeRunPatterns(), trackedFiles()), read);
   const coverage = treeCoverage(results, counts, read);
   console.log('');
   console.log(formatTreeCoverage(coverage, counts));
