@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../../server/project-root.js';
-import { parseSpecYaml } from '../../../server/spec.js';
+import { HTTP_METHODS, parseSpecYaml } from '../../../server/spec.js';
 import { OASDIFF_RULES } from '../engine/oasdiff-rules.js';
 import type { Level } from '../engine/rules.js';
 
@@ -68,6 +68,11 @@ export const KEY = '/keys/{hash}';
 export const DESTINATION = '/observability/destinations/{id}';
 export const VERSIONS = '/presets/{slug}/versions';
 export const getKey = (s: Json) => s.paths[KEY].get;
+/** Every operation of every path of the document. */
+export const operations = (s: Json): Json[] =>
+  Object.values<Json>(s.paths).flatMap((item) =>
+    HTTP_METHODS.filter((method) => method in item).map((method) => item[method]),
+  );
 export const patch = (s: Json) => s.paths[DESTINATION].patch;
 export const list = (s: Json) => s.paths[VERSIONS].get;
 export const param = (operation: Json, name: string) => operation.parameters.find((p: Json) => p.name === name);

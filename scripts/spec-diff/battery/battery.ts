@@ -14,8 +14,8 @@ import {
   type Json,
   KEY,
   list,
+  operations,
   param,
-  patch,
   projectEdit,
   SUNSET_LATER,
   schemas,
@@ -241,7 +241,7 @@ const BATTERY_OPERATIONS: BatteryEdit[] = [
       override: true,
       setup: (s) => {
         s.security = [];
-        for (const operation of [getKey(s), patch(s), list(s)]) delete operation.security;
+        for (const operation of operations(s)) delete operation.security;
       },
     },
   ),
