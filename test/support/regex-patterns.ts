@@ -13,6 +13,8 @@ export const CATASTROPHIC_PATTERNS: [pattern: string, reason: RegExp][] = [
   ['^(([a-z])+.)+[A-Z]([a-z])+$', /exponential/],
   ['^([a-zA-Z0-9_.+-])+@(([a-zA-Z0-9-])+\\.)+([a-zA-Z0-9]{2,4})+$', /exponential/],
   ['^(\\d+|\\d+\\.\\d+)*$', /exponential/],
+  // A class of one range and a character inside it: the class reads more than its first character.
+  ['^(?:[0-9]|5)+$', /exponential/],
   // Two ways to match the same text outside one repetition: polynomial, or a factor that grows with the pattern.
   ['(.*a){12}', /faster than the length/],
   ['\\s*#?\\s*$', /faster than the length/],
@@ -45,4 +47,8 @@ export const LINEAR_PATTERNS: string[] = [
   '^(?:a|b)*$',
   '\\bstop\\b',
   '^[^/]+/(?=[a-z])[a-z0-9-]+$',
+  // `^` and `$` read different marks: after `^`, only `^` matches again.
+  '^(?:^|$)a',
+  // An optional part that can match nothing only: ECMAScript refuses the empty iteration, so skipping is its one way.
+  '^a(?:\\b)?b',
 ];
