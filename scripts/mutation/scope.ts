@@ -4,7 +4,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Instrumenter } from '@stryker-mutator/instrumenter';
 import { minimatch } from 'minimatch';
 import type { MutationTestResult } from 'mutation-testing-report-schema';
 import { projectRoot } from '../../server/project-root.js';
@@ -70,6 +69,8 @@ export async function mutantCounts(files: string[], read: (file: string) => stri
     error: quiet,
     fatal: quiet,
   };
+  // Loaded only here: it brings Babel and TypeScript's parser, which every other use of this module does without.
+  const { Instrumenter } = await import('@stryker-mutator/instrumenter');
   const { mutants } = await new Instrumenter(logger).instrument(
     files.map((name) => ({ name, content: read(name), mutate: true })),
     { plugins: null, excludedMutations: [], ignorers: [], noHeader: false },
