@@ -10,6 +10,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSyn
 import { join, relative } from 'node:path';
 import { runMain } from '../../server/run-main.js';
 import { parseArgsOrMessage } from '../shared/cli-args.js';
+import { pathspecsOf } from './scope.js';
 import { printScore } from './score.js';
 import { STRYKER_BIN } from './stryker.js';
 
@@ -18,13 +19,6 @@ const USAGE = 'usage: npm run test:mutation:changed -- [ref] [--budget-minutes <
 const projectRoot = process.cwd();
 const CHANGED_REPORT_DIR = join(projectRoot, 'reports', 'mutation-changed');
 const CHANGED_TEMP_DIR = '.stryker-tmp-changed';
-
-/** Stryker's `mutate` globs as git pathspecs: `!x` excludes x. */
-export function pathspecsOf(mutate: string[]): string[] {
-  return mutate.map((pattern) =>
-    pattern.startsWith('!') ? `:(exclude,glob)${pattern.slice(1)}` : `:(glob)${pattern}`,
-  );
-}
 
 /**
  * Stryker's configuration for the changed files: their mutants only, with reports, incremental

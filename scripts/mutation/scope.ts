@@ -1,39 +1,32 @@
 // What a whole mutation run mutates, and how much of it the record holds as the code stands now.
-// The files are those of stryker.config.json's `mutate`, matched as Stryker matches them
-// (minimatch, hidden files left out, a leading `!` excluding), over the files git tracks.
+// The files are those of stryker.config.json's `mutate`, its globs read by git as pathspecs (a
+// leading `!` excluding) over the files git tracks, as test:mutation:changed reads them.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { minimatch } from 'minimatch';
 import type { MutationTestResult } from 'mutation-testing-report-schema';
 import { projectRoot } from '../../server/project-root.js';
 
 const RANGE = /^(.*?):\d+(?::\d+)?-\d+(?::\d+)?$/;
 
-/** The files of `candidates` that `patterns` take in, in Stryker's order of reading: later patterns win. */
-export function matchPatterns(patterns: string[], candidates: string[]): string[] {
-  const taken = new Set<string>();
-  for (const pattern of patterns) {
-    const excluded = pattern.startsWith('!');
-    const glob = (excluded ? pattern.slice(1) : pattern).replace(RANGE, '$1');
-    for (const file of candidates)
-      if (minimatch(file, glob, { dot: false })) {
-        if (excluded) taken.delete(file);
-        else taken.add(file);
-      }
-  }
-  return candidates.filter((file) => taken.has(file));
+/** Stryker's `mutate` globs as git pathspecs: `!x` excludes x. */
+export function pathspecsOf(mutate: string[]): string[] {
+  return mutate.map((pattern) =>
+    pattern.startsWith('!') ? `:(exclude,glob)${pattern.slice(1)}` : `:(glob)${pattern}`,
+  );
 }
 
-/** The patterns of a whole run, from stryker.config.json. */
-export function wholeRunPatterns(root = projectRoot): string[] {
-  return (JSON.parse(readFileSync(join(root, 'stryker.config.json'), 'utf8')) as { mutate: string[] }).mutate;
-}
-
-export function trackedFiles(root = projectRoot): string[] {
-  return execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' })
+/** The files git tracks that the pathspecs select. */
+function filesSelected(pathspecs: string[], root: string): string[] {
+  return execFileSync('git', ['ls-files', '--', ...pathspecs], { cwd: root, encoding: 'utf8' })
     .split('\n')
     .filter((line) => line !== '');
+}
+
+/** The files a whole run mutates: stryker.config.json's `mutate`, over the files git tracks. */
+export function wholeRunFiles(root = projectRoot): string[] {
+  const { mutate } = JSON.parse(readFileSync(join(root, 'stryker.config.json'), 'utf8')) as { mutate: string[] };
+  return filesSelected(pathspecsOf(mutate), root);
 }
 
 /**
@@ -42,10 +35,11 @@ export function trackedFiles(root = projectRoot): string[] {
  * leaves out; a file, or a file's lines, stays as given. Throws on a pattern that names no file of
  * the whole run.
  */
-export function scopedPatterns(patterns: string[], wholeRun: string[]): string[] {
+export function scopedPatterns(patterns: string[], wholeRun: string[], root = projectRoot): string[] {
+  const inWholeRun = new Set(wholeRun);
   return patterns.flatMap((pattern) => {
     const file = pattern.replace(RANGE, '$1');
-    const files = matchPatterns([file], wholeRun);
+    const files = filesSelected(pathspecsOf([file]), root).filter((name) => inWholeRun.has(name));
     if (files.length === 0) throw new Error(`${pattern} names no file that a whole mutation run mutates`);
     return file === pattern ? files : files.map((name) => `${name}${pattern.slice(file.length)}`);
   });

@@ -30,7 +30,7 @@ import {
   writeRecord,
   writeRecordedResults,
 } from './record.js';
-import { matchPatterns, scopedPatterns, trackedFiles, wholeRunPatterns } from './scope.js';
+import { scopedPatterns, wholeRunFiles } from './scope.js';
 import { printScore } from './score.js';
 import { runStryker } from './stryker.js';
 import { summarize } from './summary.js';
@@ -57,7 +57,7 @@ export async function main(args: string[]): Promise<number> {
   }
   let mutate: string[];
   try {
-    mutate = scopedPatterns(options.positionals, matchPatterns(wholeRunPatterns(), trackedFiles()));
+    mutate = scopedPatterns(options.positionals, wholeRunFiles());
   } catch (error) {
     console.error(`test:mutation:scoped: ${(error as Error).message} (${USAGE})`);
     return 2;

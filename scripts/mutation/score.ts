@@ -14,14 +14,7 @@ import {
   readRecorded,
   withoutMachinePaths,
 } from './record.js';
-import {
-  matchPatterns,
-  type TreeCoverage,
-  trackedFiles,
-  treeCoverage,
-  treeMutantCounts,
-  wholeRunPatterns,
-} from './scope.js';
+import { type TreeCoverage, treeCoverage, treeMutantCounts, wholeRunFiles } from './scope.js';
 import { percent, type ScoreLine, type ScoreSummary, summarize, TARGETS } from './summary.js';
 
 export const REPORT_PATH = join(projectRoot, 'reports', 'mutation', 'mutation.json');
@@ -100,8 +93,11 @@ export async function printRecorded(): Promise<number> {
     console.log(
       `Changed since (npm run test:mutation tests their mutants again, reusing the rest): ${changed.join(', ')}`,
     );
-  const read = (file: string) => withoutMachinePaths(readFileSync(join(projectRoot, file), 'utf8'));
-  const counts = await treeMutantCounts(results, matchPatterns(wholeRunPatterns(), trackedFiles()), read);
+  const texts = new Map(
+    wholeRunFiles().map((file) => [file, withoutMachinePaths(readFileSync(join(projectRoot, file), 'utf8'))]),
+  );
+  const read = (file: string) => texts.get(file) ?? '';
+  const counts = await treeMutantCounts(results, [...texts.keys()], read);
   const coverage = treeCoverage(results, counts, read);
   console.log('');
   console.log(formatTreeCoverage(coverage, counts));

@@ -5,7 +5,8 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { changedRunConfig, pathspecsOf } from '../../scripts/mutation/changed.js';
+import { changedRunConfig } from '../../scripts/mutation/changed.js';
+import { pathspecsOf } from '../../scripts/mutation/scope.js';
 import { collectOutput } from '../../scripts/shared/child-process.js';
 import { projectRoot } from '../support/process.js';
 
