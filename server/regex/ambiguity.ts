@@ -52,26 +52,25 @@ class Graph {
     return this.automaton.labels.length;
   }
 
-  /** Whether positions a and b can read the same character (or the same mark). */
+  /**
+   * Whether positions a and b can read the same character (or the same mark). Both are positions:
+   * the start state (0), which reads nothing, follows no state. A mark is a negative number, which
+   * no set of characters has.
+   */
   overlap(a: number, b: number): boolean {
-    const labelA = this.automaton.labels[a];
-    const labelB = this.automaton.labels[b];
-    if (typeof labelA === 'number' && typeof labelB === 'number') return labelA === labelB;
+    const labelA = this.automaton.labels[a] as Label;
+    const labelB = this.automaton.labels[b] as Label;
+    if (typeof labelA === 'number') return typeof labelB === 'number' ? labelA === labelB : labelB.has(labelA);
+    if (typeof labelB === 'number') return labelA.has(labelB);
+    // Stryker disable next-line EqualityOperator: equivalent, see mutation/equivalents.md#symmetric-pair-key
     const key = a < b ? a * this.size + b : b * this.size + a;
     const known = this.overlaps.get(key);
     if (known !== undefined) return known;
-    const result = labelsOverlap(labelA, labelB, this.budget);
+    this.budget.spend(2 + labelA.ranges.length + labelB.ranges.length);
+    const result = !labelA.isDisjointWith(labelB);
     this.overlaps.set(key, result);
     return result;
   }
-}
-
-function labelsOverlap(a: Label | undefined, b: Label | undefined, budget: WorkBudget): boolean {
-  if (a === undefined || b === undefined) return false;
-  if (typeof a === 'number') return typeof b === 'number' ? a === b : a >= 0 && b.has(a);
-  if (typeof b === 'number') return b >= 0 && a.has(b);
-  budget.spend(2 + a.ranges.length + b.ranges.length);
-  return !a.isDisjointWith(b);
 }
 
 /** Strongly connected components (Tarjan's, without recursion) of the states that `keep` admits. */
@@ -85,6 +84,7 @@ function components(graph: Graph, keep: (state: number) => boolean, budget: Work
   const stack: number[] = [];
   let counter = 0;
   let components = 0;
+  // Stryker disable next-line EqualityOperator: equivalent, see mutation/equivalents.md#past-the-last-state
   for (let root = 0; root < size; root++) {
     if (!keep(root) || index[root] !== -1) continue;
     const frames: { state: number; edge: number }[] = [];
@@ -98,6 +98,7 @@ function components(graph: Graph, keep: (state: number) => boolean, budget: Work
     while (frames.length > 0) {
       const frame = frames[frames.length - 1] as (typeof frames)[number];
       const edges = graph.successors[frame.state] as number[];
+      // Stryker disable next-line EqualityOperator: equivalent, see mutation/equivalents.md#past-the-last-state
       if (frame.edge < edges.length) {
         const to = edges[frame.edge++] as number;
         if (!keep(to)) continue;
@@ -136,6 +137,7 @@ function meetingPaths(graph: Graph, budget: WorkBudget, within?: Int32Array): bo
     budget.spend(STEPS_PER_PAIR);
     if (!inside(a, component) || !inside(b, component) || !graph.overlap(a, b)) return false;
     if (a === b) return true;
+    // Stryker disable next-line EqualityOperator: equivalent, see mutation/equivalents.md#symmetric-pair-key
     const key = a < b ? a * size + b : b * size + a;
     if (!seen.has(key)) {
       seen.add(key);
@@ -154,8 +156,9 @@ function meetingPaths(graph: Graph, budget: WorkBudget, within?: Int32Array): bo
     const key = `${component}:${next.join(',')}`;
     if (parted.has(key)) continue;
     parted.add(key);
+    // Two successors are two states: their pair is queued, it has not met yet.
     for (let i = 0; i < next.length; i++)
-      for (let j = i + 1; j < next.length; j++) if (visit(next[i] as number, next[j] as number, component)) return true;
+      for (let j = i + 1; j < next.length; j++) visit(next[i] as number, next[j] as number, component);
   }
   for (let at = 0; at < queue.length; at += 2) {
     const a = queue[at] as number;
@@ -185,21 +188,24 @@ function restartsMeet(graph: Graph, budget: WorkBudget): boolean {
   };
   const component = components(graph, alive, budget);
   const searching = graph.size;
+  // Stryker disable next-line ArithmeticOperator: equivalent, see mutation/equivalents.md#pair-key-injective
   const width = graph.size + 1;
   const loops = new Map<number, number[]>();
+  // Stryker disable next-line EqualityOperator: equivalent, see mutation/equivalents.md#past-the-last-state
   for (let state = 1; state < graph.size; state++) {
     if (!alive(state)) continue;
     const own = component[state] as number;
     const looping = (graph.successors[state] as number[]).some((to) => component[to] === own);
     if (looping) loops.set(own, [...(loops.get(own) ?? []), state]);
   }
-  const entries = (graph.successors[0] as number[]).filter(alive);
+  const entries = graph.successors[0] as number[];
   for (const [own, members] of loops) {
     const seen = new Set<number>();
     const queue: number[] = [];
     const visit = (later: number, earlier: number): boolean => {
       budget.spend(STEPS_PER_PAIR);
       if (later === earlier) return true;
+      // Stryker disable next-line ArithmeticOperator: equivalent, see mutation/equivalents.md#pair-key-injective
       const key = later * width + earlier;
       if (!seen.has(key)) {
         seen.add(key);

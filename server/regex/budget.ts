@@ -9,13 +9,10 @@ export type Unsupported =
 export class UncheckablePattern extends Error {
   constructor(readonly reason: Unsupported) {
     super(reason.kind);
-    this.name = 'UncheckablePattern';
   }
 }
 
-export class OutOfBudget extends Error {
-  override name = 'OutOfBudget';
-}
+export class OutOfBudget extends Error {}
 
 /** Work done, in elementary steps, against a limit. */
 export class WorkBudget {

@@ -162,7 +162,7 @@ class Builder {
     let sofar = emptyFragment(true);
     for (let at = 0; at < elements.length; ) {
       let end = at;
-      while (end < elements.length && elements[end]?.type === 'Character' && !flags.ignoreCase) end++;
+      while (elements[end]?.type === 'Character' && !flags.ignoreCase) end++;
       if (end - at > 1) {
         sofar = this.append(sofar, this.characterRun(elements.slice(at, end) as AST.Character[]));
         at = end;
@@ -262,9 +262,11 @@ class Builder {
       case 'Assertion':
         if (node.kind === 'lookahead' || node.kind === 'lookbehind') return this.lookaround(node, flags);
         if (node.kind === 'word' || flags.multiline) return emptyFragment(false);
+        // Stryker disable next-line EqualityOperator: equivalent, see mutation/equivalents.md#marks-swapped
         return this.position(node.kind === 'start' ? TEXT_START : TEXT_END);
       default:
         // Only the v flag's class expressions are left, which a pattern in Unicode mode cannot hold.
+        // Stryker disable next-line StringLiteral: untestable, see mutation/equivalents.md#no-class-expressions
         throw new Error(`unexpected ${node.type} in a pattern in Unicode mode`);
     }
   }

@@ -6,7 +6,7 @@ import { configRulesOf } from '../../server/domain/destination-config-rules.js';
 import { FieldValidationError } from '../../server/domain/field-errors.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { readCommandLine } from '../../server/provisioning/command-line.js';
-import { UsageError } from '../../server/provisioning/command-values.js';
+import { RefusedError, UsageError } from '../../server/provisioning/command-values.js';
 import { cliCommands, runCommand } from '../../server/provisioning/commands.js';
 import { nodeAt } from '../../server/spec.js';
 import { openStore, type Store } from '../../server/store/index.js';
@@ -51,6 +51,23 @@ async function refusal(argv: string[]): Promise<unknown> {
 }
 
 const createKey = (...more: string[]) => ['create-key', '--workspace', workspaceId, '--name', 'Ops', ...more];
+
+describe('a workspace the command names', () => {
+  it('is refused in one sentence when it does not exist', async () => {
+    const error = await cli(['create-key', '--workspace', 'ws_missing', '--name', 'Ops']).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(error).toBeInstanceOf(RefusedError);
+    expect((error as RefusedError).message).toBe(
+      'no workspace ws_missing (npm run -s cli -- list-workspaces lists them)',
+    );
+  });
+
+  it('is taken when it exists', async () => {
+    await expect(cli(createKey())).resolves.toBeDefined();
+  });
+});
 
 describe('negative numbers given apart reach the command, which says what it allows', () => {
   it('a negative --limit: the spec says a limit is >= 0', async () => {

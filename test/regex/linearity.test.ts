@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   ANALYSIS_STEPS,
+  AnalysisAllowance,
   MAX_PATTERN_POSITIONS,
   nonLinearPatternErrors,
   nonLinearPatternReason,
@@ -43,6 +44,59 @@ describe('nonLinearPatternReason', () => {
     expect(nonLinearPatternReason(`${literal}a{24}`)).toBeUndefined();
     expect(nonLinearPatternReason(`${literal}a{25}`)).toMatch(/too large/);
     expect(nonLinearPatternReason(`^${literal}a{23}$`)).toMatch(/too large/);
+  });
+
+  it("counts a lookaround's positions with the pattern's", () => {
+    const literal = 'x'.repeat(MAX_PATTERN_POSITIONS - 24);
+    expect(nonLinearPatternReason(`${literal}(?=${'b'.repeat(23)})`)).toBeUndefined();
+    expect(nonLinearPatternReason(`${literal}(?=${'b'.repeat(24)})`)).toMatch(/too large/);
+  });
+
+  it('refuses a lookaround that repeats without bound inside a counted repetition', () => {
+    expect(nonLinearPatternReason('x(?=(?:a+){2})')).toMatch(
+      /lookaround that repeats without bound \(\(\?=\(\?:a\+\)\{2\}\)\)/,
+    );
+  });
+
+  it('words a refusal found in the pattern itself without naming a lookaround', () => {
+    expect(nonLinearPatternReason('a+b')).toMatch(/split it into rules of their own$/);
+  });
+
+  it('checks a pattern whose analysis takes exactly the steps the request has left', () => {
+    const pattern = '^(a|b)*c';
+    const measured = new AnalysisAllowance();
+    expect(nonLinearPatternReason(pattern, measured)).toBeUndefined();
+    const steps = ANALYSIS_STEPS.perRequest - measured.remaining;
+    const exact = Object.assign(new AnalysisAllowance(), { remaining: steps });
+    expect(nonLinearPatternReason(pattern, exact)).toBeUndefined();
+    expect(exact.remaining).toBe(0);
+    const short = Object.assign(new AnalysisAllowance(), { remaining: steps - 1 });
+    expect(nonLinearPatternReason(pattern, short)).toMatch(/was not checked/);
+  });
+
+  it('says a pattern is too complex when its own bound ran out, though the request had exactly that bound left', () => {
+    const pattern = `${'a?'.repeat(500)}b`;
+    const own = ANALYSIS_STEPS.perPattern + ANALYSIS_STEPS.perCharacter * pattern.length;
+    const allowance = Object.assign(new AnalysisAllowance(), { remaining: own });
+    expect(nonLinearPatternReason(pattern, allowance)).toMatch(/too complex to check/);
+  });
+
+  it.each([
+    // Without the s flag, `.` reads no line terminator.
+    ['^(?:.|\\n)+$', undefined],
+    ['^(?s:.|\\n)+$', /exponential/],
+    // In Unicode mode `.` reads a character beyond 16 bits as one.
+    ['^(?:.|\u{1F600})+$', /exponential/],
+    // With i in Unicode mode, ſ and K (the Kelvin sign) fold to s and k; without i they do not.
+    ['^(?i:s|ſ)+$', /exponential/],
+    ['^(?i:k|\u212A)+$', /exponential/],
+    ['^(?:s|ſ)+$', undefined],
+    // A group that removes i reads its characters as written.
+    ['^(?i:(?-i:a)|(?-i:A))+$', undefined],
+  ])('reads %s with the flags in force where each part stands', (pattern, reason) => {
+    const said = nonLinearPatternReason(pattern);
+    if (reason === undefined) expect(said).toBeUndefined();
+    else expect(said).toMatch(reason);
   });
 
   it('stops writing out a short pattern of large counts at its bound of steps', () => {

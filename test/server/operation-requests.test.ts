@@ -9,6 +9,7 @@ import { createSecretBox } from '../../server/domain/secrets.js';
 import type { AnyHandler } from '../../server/http/operation.js';
 import { UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
 import { bindOperations } from '../../server/operations/bind.js';
+import { JsonText } from '../../server/operations/json-text.js';
 import { listPresetVersions } from '../../server/operations/list-preset-versions.js';
 import type { OperationDeps, OperationRequest } from '../../server/operations/types.js';
 import { specOperations } from '../../server/spec.js';
@@ -19,6 +20,7 @@ import { createWorkspace, destinationTypes, spec, type Workspace } from '../supp
 
 const NOW = new Date('2026-11-18T12:00:00.000Z');
 const DESTINATION_ID = '7019b9f2-c5e6-4f46-873e-55a17bb095a3';
+const KEY_TEXT = '{"data": "key"}';
 
 let store: Store;
 let workspace: Workspace;
@@ -50,7 +52,8 @@ beforeAll(async () => {
       ...Object.fromEntries(
         specOperations(spec).map(({ operation }) => [operation.operationId, recording({ status: 200, body: {} })]),
       ),
-      getKey: recording({ status: 200, body: { data: 'key' } }),
+      // Written as JSON text, as the store's handlers write it, and sent as it is.
+      getKey: recording({ status: 200, body: new JsonText(KEY_TEXT) }),
       updateObservabilityDestination: recording({
         status: 200,
         body: { data: 'destination' },
@@ -109,6 +112,14 @@ describe('what a handler receives and answers', () => {
         caller: await callerOf(workspace.managementKey),
       },
     ]);
+  });
+
+  it('sends a body the handler wrote as JSON text as it is, typed as JSON', async () => {
+    const response = await fetch(`${baseUrl}/keys/${workspace.standardKeyHash}`, {
+      headers: { authorization: `Bearer ${workspace.managementKey}` },
+    });
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await response.text()).toBe(KEY_TEXT);
   });
 
   it('gives a declared header parameter under its name in the spec, and sets the headers the handler answers with', async () => {
