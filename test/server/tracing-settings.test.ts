@@ -56,6 +56,44 @@ describe('tracing settings', () => {
     ).toBe('b');
   });
 
+  it('name the service keys-destinations-presets-api by default', () => {
+    expect(DEFAULT_SERVICE_NAME).toBe('keys-destinations-presets-api');
+  });
+
+  it('read each value without the white space around it, and a blank value as none', () => {
+    const padded = '\u00a0http://collector:4318\u00a0';
+    expect(
+      loadTracingSettings({
+        ...on,
+        OTEL_SERVICE_NAME: '  checkout  ',
+        OTEL_EXPORTER_OTLP_PROTOCOL: ' http/json ',
+        OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: '   ',
+        OTEL_EXPORTER_OTLP_ENDPOINT: padded,
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: padded,
+        OTEL_TRACES_SAMPLER_ARG: '   ',
+        OTEL_RESOURCE_ATTRIBUTES: ' , team = payments , ',
+        OTEL_BSP_SCHEDULE_DELAY: ' 200 ',
+        OTEL_BSP_EXPORT_TIMEOUT: '  ',
+      }),
+    ).toEqual({
+      serviceName: 'checkout',
+      sampler: 'parentbased_always_on',
+      ratio: 1,
+      resourceAttributes: { team: 'payments' },
+      batch: { scheduledDelayMillis: 200, exportTimeoutMillis: 30_000, maxQueueSize: 2048, maxExportBatchSize: 512 },
+    });
+  });
+
+  it('take an https endpoint as well as an http one', () => {
+    expect(
+      loadTracingSettings({
+        ...on,
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'https://collector:4318',
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://collector:4318/v1/traces',
+      }),
+    ).toBeDefined();
+  });
+
   it('refuse each bad value in one line that names the variable', () => {
     expect(errorOf({ OTEL_TRACES_EXPORTER: 'jaeger' })).toBe('OTEL_TRACES_EXPORTER must be otlp or none, got "jaeger"');
     expect(errorOf({ ...on, OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toMatch(
