@@ -14,7 +14,7 @@ export function decodedComponent(component: string): string | undefined {
   try {
     return decodeURIComponent(component);
   } catch {
-    return undefined;
+    // Bytes that are not UTF-8, or a `%` that starts no byte: no text.
   }
 }
 
@@ -43,7 +43,7 @@ interface Enclosing {
 /** Where the string that starts after the quote at `from` ends: its closing quote, or the end. */
 function stringEnd(json: Uint8Array, from: number): number {
   let at = from;
-  while (at < json.length && json[at] !== QUOTE) at += json[at] === BACKSLASH ? 2 : 1;
+  while (json[at] !== undefined && json[at] !== QUOTE) at += json[at] === BACKSLASH ? 2 : 1;
   return Math.min(at, json.length);
 }
 
@@ -76,8 +76,9 @@ export function notUtf8Fields(json: Uint8Array, root: string, max: number): Fiel
   const errors: FieldError[] = [];
   const enclosing: Enclosing[] = [];
   let at = 0;
-  while (at < json.length && errors.length < max) {
+  while (errors.length < max) {
     const byte = json[at];
+    if (byte === undefined) break;
     const current = enclosing.at(-1);
     if (byte === QUOTE) {
       const end = stringEnd(json, at + 1);

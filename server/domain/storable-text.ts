@@ -26,7 +26,7 @@ interface Visit {
 
 function pathOf(visit: Visit, root: string): string {
   const keys: string[] = [];
-  for (let at: Visit | undefined = visit; at?.parent; at = at.parent) keys.push(escapePointer(at.key));
+  for (let at = visit; at.parent; at = at.parent) keys.push(escapePointer(at.key));
   return keys.length === 0 ? root : `${root}/${keys.reverse().join('/')}`;
 }
 

@@ -84,8 +84,7 @@ function components(graph: Graph, keep: (state: number) => boolean, budget: Work
   const stack: number[] = [];
   let counter = 0;
   let components = 0;
-  // Stryker disable next-line EqualityOperator: equivalent, see mutation/equivalents.md#past-the-last-state
-  for (let root = 0; root < size; root++) {
+  for (const root of graph.successors.keys()) {
     if (!keep(root) || index[root] !== -1) continue;
     const frames: { state: number; edge: number }[] = [];
     const open = (state: number) => {
@@ -97,10 +96,9 @@ function components(graph: Graph, keep: (state: number) => boolean, budget: Work
     open(root);
     while (frames.length > 0) {
       const frame = frames[frames.length - 1] as (typeof frames)[number];
-      const edges = graph.successors[frame.state] as number[];
-      // Stryker disable next-line EqualityOperator: equivalent, see mutation/equivalents.md#past-the-last-state
-      if (frame.edge < edges.length) {
-        const to = edges[frame.edge++] as number;
+      const to = (graph.successors[frame.state] as number[])[frame.edge];
+      if (to !== undefined) {
+        frame.edge++;
         if (!keep(to)) continue;
         if (index[to] === -1) open(to);
         else if (onStack[to]) low[frame.state] = Math.min(low[frame.state] as number, index[to] as number);
@@ -191,8 +189,7 @@ function restartsMeet(graph: Graph, budget: WorkBudget): boolean {
   // Stryker disable next-line ArithmeticOperator: equivalent, see mutation/equivalents.md#pair-key-injective
   const width = graph.size + 1;
   const loops = new Map<number, number[]>();
-  // Stryker disable next-line EqualityOperator: equivalent, see mutation/equivalents.md#past-the-last-state
-  for (let state = 1; state < graph.size; state++) {
+  for (const state of graph.successors.keys()) {
     if (!alive(state)) continue;
     const own = component[state] as number;
     const looping = (graph.successors[state] as number[]).some((to) => component[to] === own);

@@ -24,12 +24,8 @@ const caches = new Map<string, Cache>();
 
 function cacheFor(flags: Flags): Cache {
   const key = `${flags.ignoreCase}${flags.multiline}${flags.dotAll}`;
-  let cache = caches.get(key);
-  // Stryker disable next-line ConditionalExpression: equivalent, see mutation/equivalents.md#flags-cache
-  if (!cache) {
-    cache = toCache({ unicode: true, ...flags });
-    caches.set(key, cache);
-  }
+  const cache = caches.get(key) ?? toCache({ unicode: true, ...flags });
+  caches.set(key, cache);
   return cache;
 }
 

@@ -57,6 +57,10 @@ describe('notUtf8Fields', () => {
     expect(paths('"\xed\xa0\x80"')).toEqual(['/body']);
   });
 
+  it('names a string that runs to the end of the text without its closing quote', () => {
+    expect(paths('{"a":["\xff')).toEqual(['/body/a/0']);
+  });
+
   it('names no field for bytes outside any string, which the JSON parser refuses', () => {
     expect(paths('{"a":"ok",\xff}')).toEqual([]);
   });

@@ -26,6 +26,12 @@ describe('unstorableTextReason', () => {
 });
 
 describe('unstorableTextErrors', () => {
+  it('names a string that is the whole value by the root', () => {
+    expect(unstorableTextErrors('x\u0000', '/body', 5)).toEqual([
+      { path: '/body', message: 'must not contain the character U+0000 (NUL)' },
+    ]);
+  });
+
   it('names strings and keys at any depth, as JSON pointers below the root', () => {
     const value = { a: ['ok', { 'b/c~': 'x\u0000' }], 'k\u0000': 1, n: 5, t: true, z: null };
     expect(unstorableTextErrors(value, '/body', 100)).toEqual([
