@@ -16,7 +16,7 @@ import { schemaExplainer } from './schema-errors.js';
 
 /** Field errors found before the validator, for the 400 that will name them with its own. */
 export function addFieldErrors(req: IncomingMessage, errors: readonly FieldError[]): void {
-  if (errors.length > 0) requestContext(req).fieldErrors.push(...errors);
+  requestContext(req).fieldErrors.push(...errors);
 }
 
 /** After the validator has passed a request: the 400 for the errors found before it, if any. */

@@ -13,7 +13,8 @@ export function checkBodySizes(spec: OpenApiDocument, ajv: Ajv2020): RequestHand
   const checks = requestBodySizesChecks(spec, ajv);
   return (req, _res, next) => {
     const check = checks.get(matchedOperation(req).operation.operation);
-    if (check && typeof req.body === 'object' && req.body !== null) addFieldErrors(req, check(req.body, '/body'));
+    // A value of any other type than an array or object has no size: the check passes it.
+    if (check) addFieldErrors(req, check(req.body, '/body'));
     next();
   };
 }

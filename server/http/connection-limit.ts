@@ -48,10 +48,10 @@ const ASSUMED_OPEN_FILE_LIMIT = 1024;
 /** The soft limit on open files of this process, from /proc (Linux); undefined elsewhere, or when unlimited. */
 export function openFileLimit(limits = '/proc/self/limits'): number | undefined {
   try {
-    const soft = /^Max open files\s+(\d+)/m.exec(readFileSync(limits, 'utf8'))?.[1];
+    const soft = /Max open files\s+(\d+)/.exec(readFileSync(limits, 'utf8'))?.[1];
     return soft === undefined ? undefined : Number(soft);
   } catch {
-    return undefined;
+    // No such file: not Linux.
   }
 }
 

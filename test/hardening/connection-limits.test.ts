@@ -111,6 +111,23 @@ describe('the connection limits of the HTTP server', () => {
     await expect.poll(() => http?.connections.addresses()).toBe(0);
   });
 
+  it('keeps counting an address that still has a connection open after one closes', async () => {
+    const port = await serve({ maxConnectionsPerAddress: 2 });
+    const held = await openMany(port, GREEDY, 2);
+    held[0]?.socket.destroy();
+    await held[0]?.closed;
+    const openOnServer = () =>
+      new Promise<number>((resolve, reject) =>
+        http?.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+      );
+    await expect.poll(openOnServer).toBe(1);
+    const second = (await openMany(port, GREEDY, 1))[0] as Connection;
+    expect(await closesWithin(second, 1000)).toBe(false);
+    const past = await open(port, GREEDY, hello(GREEDY));
+    connections.push(past);
+    expect(await past.closed).toBe('');
+  });
+
   it('does not limit a proxy that TRUST_PROXY trusts: its connections carry many clients', async () => {
     const port = await serve({ maxConnectionsPerAddress: 2 }, 'loopback');
     const held = await openMany(port, GREEDY, 5);

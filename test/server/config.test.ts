@@ -1,6 +1,7 @@
 // The configuration read from the environment: the defaults the README documents, every variable
 // taken as written, and the one-line error a bad value stops the server with.
 
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -352,6 +353,11 @@ describe('the connection limits', () => {
     writeFileSync(limits, 'Max open files            unlimited            unlimited            files\n');
     expect(openFileLimit(limits)).toBeUndefined();
     expect(openFileLimit(join(limits, 'none'))).toBeUndefined();
+  });
+
+  it("reads this process's own soft limit by default, as the shell's ulimit says it", () => {
+    const said = execFileSync('sh', ['-c', 'ulimit -Sn'], { encoding: 'utf8' }).trim();
+    expect(openFileLimit()).toBe(said === 'unlimited' ? undefined : Number(said));
   });
 });
 
