@@ -25,7 +25,6 @@ export const TESTS_OF_MODULE: Readonly<Record<string, readonly string[]>> = {
     'test/regex/analysis-costs.test.ts',
   ],
   'server/regex/syntax.ts': ['test/regex/linearity.test.ts', 'test/regex/analysis-costs.test.ts'],
-  'server/http/answer-in-turn.ts': ['test/hardening/unread-answers.test.ts'],
   'server/http/auth.ts': ['test/server/authentication-answers.test.ts', 'test/hardening/refusal-order.test.ts'],
   'server/http/connection-limit.ts': ['test/hardening/connection-limits.test.ts'],
   'server/http/docs.ts': ['test/server/docs-serving.test.ts'],
