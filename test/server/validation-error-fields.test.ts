@@ -2,29 +2,40 @@ import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FieldError } from '../../server/domain/field-errors.js';
 import { requestValidationErrors } from '../../server/http/bad-request.js';
+import { checkBodySizes } from '../../server/http/body-sizes.js';
 import { matchOperation } from '../../server/http/operation-match.js';
 import { jsonBody } from '../../server/http/request-body.js';
 import { checkRequestShape } from '../../server/http/request-shape.js';
 import { bindOperations } from '../../server/operations/bind.js';
 import { operationHandlers } from '../../server/operations/index.js';
 import { BODY_LIMIT_BYTES } from '../../server/request-pipeline.js';
-import { createSpecAjv } from '../../server/spec.js';
+import { createSpecAjv, nodeAt } from '../../server/spec.js';
 import { type Listening, listenOnLoopback } from '../support/listen.js';
 import { spec } from '../support/server.js';
 
-// The request goes through the body parser and the shape check as in the server; then, in place of
-// the validator, the test gives the field errors the validator would report.
+// The request goes through the body parser, the shape check and the sizes check as in the server;
+// then, in place of the validator, the test gives the field errors the validator would report. At
+// most FIELD_LIMIT fields are looked for.
 let validatorErrors: FieldError[] = [];
 const operations = bindOperations(spec, operationHandlers);
 let listening: Listening;
 let baseUrl: string;
 
+const FIELD_LIMIT = 4;
+
 beforeAll(async () => {
-  const explain = requestValidationErrors(spec, createSpecAjv(spec));
+  const ajv = createSpecAjv(spec);
+  const explain = requestValidationErrors(spec, ajv, FIELD_LIMIT);
   const app = express();
-  app.use(matchOperation(spec, operations), jsonBody(BODY_LIMIT_BYTES), checkRequestShape(operations), (req, res) => {
-    res.json(explain(req, { by: 'validator', errors: validatorErrors }));
-  });
+  app.use(
+    matchOperation(spec, operations),
+    jsonBody(BODY_LIMIT_BYTES),
+    checkRequestShape(operations),
+    checkBodySizes(spec, ajv),
+    (req, res) => {
+      res.json(explain(req, { by: 'validator', errors: validatorErrors }));
+    },
+  );
   listening = await listenOnLoopback(app);
   baseUrl = listening.baseUrl;
 });
@@ -73,6 +84,35 @@ describe('the fields a 400 names', () => {
       { path: '/path/id', message: 'must match format "uuid"' },
       { path: '/body/enabled', message: 'must be boolean' },
     ]);
+  });
+
+  it(`look for the body's fields within what the errors found before and the parameters' leave of ${FIELD_LIMIT}`, async () => {
+    const maxHashes = nodeAt(spec, '#/components/schemas/ApiKeyHashList/maxItems') as number;
+    const body = {
+      api_key_hashes: Array.from({ length: maxHashes + 1 }, () => 'x'),
+      name: 5,
+      enabled: 'yes',
+      privacy_mode: 'no',
+      broadcast_generation_cost: 1,
+      broadcast_generation_identity: 2,
+      broadcast_generation_request_context: 3,
+    };
+    const named = await fieldsNamed(
+      'PATCH',
+      '/api/v1/observability/destinations/nope',
+      [
+        { path: '/path/id', message: 'must match format "uuid"' },
+        { path: '/body/name', message: 'must be string (validator)' },
+      ],
+      body,
+    );
+    // One found before (the size), one parameter, and the body's fields up to the limit, with one
+    // more to say that there are more.
+    expect(named.slice(0, 2)).toEqual([
+      { path: '/body/api_key_hashes', message: `must NOT have more than ${maxHashes} items` },
+      { path: '/path/id', message: 'must match format "uuid"' },
+    ]);
+    expect(named).toHaveLength(FIELD_LIMIT + 1);
   });
 
   it('explain an error about the body as a whole from the spec too', async () => {
