@@ -38,13 +38,15 @@ function pathOf(visit: Visit, root: string): string {
 export function unstorableTextErrors(value: unknown, root: string, max: number): FieldError[] {
   const errors: FieldError[] = [];
   const stack: Visit[] = [{ value, key: '', parent: undefined }];
-  while (stack.length > 0 && errors.length < max) {
-    const visit = stack.pop() as Visit;
+  while (errors.length < max) {
+    const visit = stack.pop();
+    if (visit === undefined) break;
     const current = visit.value;
     if (typeof current === 'string') {
       const reason = unstorableTextReason(current);
       if (reason) errors.push({ path: pathOf(visit, root), message: reason });
     } else if (Array.isArray(current)) {
+      // Stryker disable next-line ArithmeticOperator: equivalent, see mutation/equivalents.md#past-the-last-item
       for (let index = current.length - 1; index >= 0; index--)
         stack.push({ value: current[index], key: String(index), parent: visit });
     } else if (typeof current === 'object' && current !== null) {

@@ -32,19 +32,14 @@ const STEPS_PER_PAIR = 4;
 
 class Graph {
   private readonly overlaps = new Map<number, boolean>();
-  /** The successors of each state, and whether one of them is reached in two ways. */
+  /** The successors of each state. */
   readonly successors: number[][];
-  readonly twoWays: boolean[];
 
   constructor(
     readonly automaton: PositionAutomaton,
     private readonly budget: WorkBudget,
   ) {
     this.successors = automaton.next.map((ways) => Array.from(ways.keys()));
-    this.twoWays = automaton.next.map((ways) => {
-      for (const count of ways.values()) if (count > 1) return true;
-      return false;
-    });
     budget.spend(this.successors.reduce((sum, next) => sum + next.length, 0));
   }
 
@@ -148,15 +143,15 @@ function meetingPaths(graph: Graph, budget: WorkBudget, within?: Int32Array): bo
   for (let state = 0; state < size; state++) {
     const component = within?.[state] ?? 0;
     const next = graph.successors[state] as number[];
-    if (graph.twoWays[state] && next.some((to) => inside(to, component) && twoWaysTo(graph, state, to))) return true;
+    if (next.some((to) => inside(to, component) && twoWaysTo(graph, state, to))) return true;
     if (next.length < 2) continue;
     budget.spend(next.length);
-    const key = `${component}:${next.join(',')}`;
+    // The successors as text, joined by commas (String of an array).
+    const key = `${component}:${String(next)}`;
     if (parted.has(key)) continue;
     parted.add(key);
     // Two successors are two states: their pair is queued, it has not met yet.
-    for (let i = 0; i < next.length; i++)
-      for (let j = i + 1; j < next.length; j++) visit(next[i] as number, next[j] as number, component);
+    for (const [i, a] of next.entries()) for (const b of next.slice(i + 1)) visit(a, b, component);
   }
   for (let at = 0; at < queue.length; at += 2) {
     const a = queue[at] as number;

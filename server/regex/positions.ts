@@ -12,7 +12,6 @@ import {
   type Flags,
   hasUnboundedRepetition,
   type Label,
-  NO_FLAGS,
   parsePattern,
   TEXT_END,
   TEXT_START,
@@ -58,8 +57,9 @@ function emptyFragment(surelyEmpty: boolean): Fragment {
   return { empty: 1, surelyEmpty, first: new Map(), last: new Map(), surelyLast: new Set() };
 }
 
+/** Adds `ways` (at least 1) to the ways to reach `position`. */
 function addWays(into: Ways, position: number, ways: number): void {
-  if (ways > 0) into.set(position, Math.min(2, (into.get(position) ?? 0) + ways));
+  into.set(position, Math.min(2, (into.get(position) ?? 0) + ways));
 }
 
 /** What a position costs, from its reading to its last check, in steps of following a pair of paths. */
@@ -292,5 +292,6 @@ class Builder {
  * that repeats without bound, or has more than `maxPositions` positions written out.
  */
 export function positionAutomaton(source: string, budget: WorkBudget, maxPositions: number): PositionAutomaton {
-  return new Builder(budget, maxPositions).build(parsePattern(source).alternatives, NO_FLAGS);
+  const flags: Flags = { ignoreCase: false, multiline: false, dotAll: false };
+  return new Builder(budget, maxPositions).build(parsePattern(source).alternatives, flags);
 }

@@ -29,8 +29,6 @@ function cacheFor(flags: Flags): Cache {
   return cache;
 }
 
-export const NO_FLAGS: Flags = { ignoreCase: false, multiline: false, dotAll: false };
-
 /** What a character, class or escape reads: one code point, or a set of them. */
 export function classLabel(node: AST.Character | AST.CharacterClass | AST.CharacterSet, flags: Flags): Label {
   const set = toCharSet(node as Parameters<typeof toCharSet>[0], cacheFor(flags));

@@ -26,6 +26,12 @@ describe('unstorableTextReason', () => {
 });
 
 describe('unstorableTextErrors', () => {
+  it('names no more than its bound, though one object has more keys past it', () => {
+    expect(unstorableTextErrors({ 'a\u0000': 1, 'b\u0000': 2 }, '/body', 1)).toEqual([
+      { path: '/body/a\u0000', message: 'has a name that must not contain the character U+0000 (NUL)' },
+    ]);
+  });
+
   it('names a string that is the whole value by the root', () => {
     expect(unstorableTextErrors('x\u0000', '/body', 5)).toEqual([
       { path: '/body', message: 'must not contain the character U+0000 (NUL)' },

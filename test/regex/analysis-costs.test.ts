@@ -33,7 +33,9 @@ const ANALYSIS_COSTS: [pattern: string, verdict: Verdict, steps: number][] = [
   ['^(?:[])*$', 'linear', 184],
   ['[](?:(?:)|\\b)', 'linear', 127],
   ['^(?:[s]S|[s])', 'linear', 190],
-  // Two ways to match nothing at one place: refused, as every ambiguity is.
+  // Two ways to match nothing at one place: refused, as every ambiguity is; before a character,
+  // two ways to reach it.
+  ['^a(?:(?:|)b)$', 'ambiguous', 193],
   ['^(?:(?:(?!b)|\\b))?', 'ambiguous', 294],
   ['(?:(?:.)?|(?:[^])*)$', 'ambiguous', 268],
   // Pairs of positions met in both orders, and assertions in a loop of counted copies.
