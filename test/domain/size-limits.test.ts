@@ -16,7 +16,10 @@ function documentOf(schemas: Record<string, unknown>): OpenApiDocument {
   return {
     openapi: '3.1.0',
     info: { title: 'sizes', version: '1' },
-    paths: Object.fromEntries(Object.keys(schemas).map((name) => [`/${name}`, { post: operation(name) }])),
+    paths: {
+      ...Object.fromEntries(Object.keys(schemas).map((name) => [`/${name}`, { post: operation(name) }])),
+      '/bodiless': { get: { operationId: 'bodiless', responses: { '204': { description: 'done' } } } },
+    },
     components: {
       schemas: {
         ErrorMetadata: { type: 'object', properties: { errors: { type: 'array', maxItems: 5 } } },
@@ -39,6 +42,10 @@ const document = documentOf({
   },
   // The alternative's own failure is reported at the value too, with no size to cut it to.
   alternativeWithSizesInside: { oneOf: [{ type: 'array', items: { type: 'array', maxItems: 1 } }, { type: 'string' }] },
+  // Past its 2 properties, a closed object keeps as many unknown ones as a 400 lists (5), and one more.
+  closed: { type: 'object', additionalProperties: false, properties: { a: {}, b: {} } },
+  closedByPattern: { type: 'object', additionalProperties: false, patternProperties: { '^x': {} } },
+  open: { type: 'object', properties: { a: {} } },
   // allOf is checked before maxItems: the items' sizes are reported before the list's own.
   nested: { type: 'array', maxItems: 1, allOf: [{ items: { type: 'array', maxItems: 1 } }] },
 });
@@ -52,8 +59,22 @@ function checked(name: string, body: unknown) {
 }
 
 describe('the sizes check of a body', () => {
-  it('has a check for each operation with a JSON body', () => {
-    expect(checks.size).toBe(Object.keys(document.paths).length);
+  it('has a check for each operation with a JSON body, and none for one without', () => {
+    expect(checks.size).toBe(Object.keys(document.paths).length - 1);
+    expect(checks.get(document.paths['/bodiless']?.get as object)).toBeUndefined();
+  });
+
+  it('keeps of a closed object its own properties and as many unknown ones as a 400 lists, and one more', () => {
+    const unknown = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`u${i}`, i]));
+    const { errors, body } = checked('closed', { a: 1, b: 2, ...unknown });
+    expect(errors).toEqual([]);
+    expect(Object.keys(body as object)).toEqual(['a', 'b', 'u0', 'u1', 'u2', 'u3', 'u4', 'u5']);
+  });
+
+  it('keeps whole an object that takes properties by pattern, or any property', () => {
+    const many = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`x${i}`, i]));
+    for (const name of ['closedByPattern', 'open'])
+      expect(checked(name, { ...many })).toEqual({ errors: [], body: many });
   });
 
   it('names a body past its size at the root by the root, and cuts it', () => {
