@@ -32,7 +32,6 @@ export const TESTS_OF_MODULE: Readonly<Record<string, readonly string[]>> = {
     'test/hardening/http-server-drain.test.ts',
     'test/hardening/connection-limits.test.ts',
   ],
-  'server/http/metrics-server.ts': ['test/hardening/metrics.test.ts'],
   'server/http/operation-match.ts': ['test/server/errors.test.ts', 'test/hardening/refusal-order.test.ts'],
   'server/http/operation-matcher.ts': ['test/server/request-shape.test.ts', 'test/server/request-context.test.ts'],
   'server/http/operation.ts': ['test/contract/operation-binding.test.ts'],

@@ -23,7 +23,8 @@ export async function listenForMetrics(registry: Registry, host: string, port: n
       return;
     }
     registry.metrics().then(
-      (text) => res.writeHead(200, { 'Content-Type': registry.contentType }).end(req.method === 'HEAD' ? '' : text),
+      // Node sends no body in answer to HEAD, and no Content-Length either.
+      (text) => res.writeHead(200, { 'Content-Type': registry.contentType }).end(text),
       () => res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end('The metrics could not be read.\n'),
     );
   });

@@ -1,7 +1,8 @@
 // Binds each operation of openapi.yaml to its handler by operationId, and reads from the spec what
 // the layers before the handler need of it: the key kinds its security requirement accepts, the
-// header parameters it declares, and the Cache-Control of its success answer. Any mismatch between
-// the spec and the handlers is a ContractError naming every operationId concerned, on one line.
+// header parameters it declares, and the Cache-Control of its success answer; a request body must be
+// application/json, the only media type the server reads. Any mismatch between the spec and the
+// handlers is a ContractError naming every operationId concerned, on one line.
 
 import type { KeyKind } from '../domain/api-keys.js';
 import type { AnyHandler, Operation } from '../http/operation.js';
@@ -89,6 +90,11 @@ export function bindOperations(spec: OpenApiDocument, handlers: Readonly<Record<
       problems.push(`${where} has no handler in server/operations`);
       continue;
     }
+    for (const mediaType of Object.keys(entry.operation.requestBody?.content ?? {}))
+      if (mediaType !== 'application/json')
+        problems.push(
+          `${where}: request body media type ${mediaType} is not application/json, the only one the server reads`,
+        );
     bound.push({
       ...entry,
       operationId,

@@ -30,7 +30,6 @@ export interface TracingSettings {
   };
 }
 
-export const DEFAULT_SERVICE_NAME = 'keys-destinations-presets-api';
 /** The only OTLP protocol of the exporter the server ships (OTLP/HTTP with JSON bodies). */
 const PROTOCOL = 'http/json';
 
@@ -113,7 +112,7 @@ export function loadTracingSettings(env: NodeJS.ProcessEnv): TracingSettings | u
       `OTEL_BSP_MAX_EXPORT_BATCH_SIZE (${maxExportBatchSize}) must not be larger than OTEL_BSP_MAX_QUEUE_SIZE (${maxQueueSize})`,
     );
   return {
-    serviceName: env.OTEL_SERVICE_NAME?.trim() || resourceAttributes['service.name'] || DEFAULT_SERVICE_NAME,
+    serviceName: env.OTEL_SERVICE_NAME?.trim() || resourceAttributes['service.name'] || 'keys-destinations-presets-api',
     sampler,
     ratio: parseRatio(env.OTEL_TRACES_SAMPLER_ARG),
     resourceAttributes,

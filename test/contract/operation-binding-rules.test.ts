@@ -139,4 +139,20 @@ describe('binding operations to handlers', () => {
       mismatch('operation getKey (DELETE /keys/{hash}): operationId getKey is used twice'),
     );
   });
+
+  it('refuses a request body of any media type but application/json, which is the only one the server reads', () => {
+    const edited = specWith((copy) => {
+      const content = copy.paths['/observability/destinations/{id}']?.patch?.requestBody?.content;
+      if (!content?.['application/json']) throw new Error('openapi.yaml has no JSON body for the PATCH');
+      content['application/merge-patch+json'] = content['application/json'];
+    });
+    expect(bindingError(edited)).toBe(
+      mismatch(
+        'operation updateObservabilityDestination (PATCH /observability/destinations/{id}): request body media type application/merge-patch+json is not application/json, the only one the server reads',
+      ),
+    );
+    expect(bound(spec, 'updateObservabilityDestination')?.operation.requestBody?.content).toHaveProperty([
+      'application/json',
+    ]);
+  });
 });

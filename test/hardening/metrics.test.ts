@@ -1,15 +1,14 @@
 // The Prometheus metrics (METRICS_PORT): scraped after known traffic, they count it exactly; their
-// label values are the contract's operationIds and a fixed set of statuses whatever a client sends;
-// they are served on their own port, never on the API's.
+// label values are the contract's operationIds and a fixed set of statuses whatever a client sends.
+// Their own port is tested in test/server/metrics-server.test.ts.
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { type AddressInfo, connect } from 'node:net';
 import express from 'express';
 import pino from 'pino';
 import type { Registry } from 'prom-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createMetrics } from '../../server/http/metrics.js';
-import { listenForMetrics, type MetricsServer } from '../../server/http/metrics-server.js';
 import { requestLog } from '../../server/http/request-log.js';
 import { warmUp } from '../../server/http/warm-up.js';
 import { specOperations } from '../../server/spec.js';
@@ -208,6 +207,26 @@ describe("the server's own requests and the pool", () => {
     ]);
   });
 
+  it('has every span outcome at 0 before any span, and adds what each count says', async () => {
+    const metrics = createMetrics(spec);
+    const spans = async () =>
+      (await samples(metrics.registry, 'trace_spans_total')).map(({ labels, value }) => [labels.outcome, value]);
+    expect(await spans()).toEqual([
+      ['exported', 0],
+      ['queue_full', 0],
+      ['export_failed', 0],
+    ]);
+    metrics.spans('exported', 3);
+    metrics.spans('queue_full', 2);
+    metrics.spans('exported', 1);
+    expect(await spans()).toEqual([
+      ['exported', 4],
+      ['queue_full', 2],
+      ['export_failed', 0],
+    ]);
+    await expect(metrics.registry.metrics()).resolves.toContain('trace_spans_total{outcome="exported"} 4');
+  });
+
   it("gives the database pool's figures while the pool has them, and scrapes without them once it is gone", async () => {
     let figures: PoolFigures | undefined = { total: 4, idle: 1, waiting: 2, max: 10 };
     const { registry } = createMetrics(spec, () => figures);
@@ -255,44 +274,4 @@ describe('the metrics under hostile traffic', () => {
       (operationIds.length + 1) * 15,
     );
   }, 60_000);
-});
-
-describe('the metrics server', () => {
-  const api = useTestServer({ metrics: true });
-  let metrics: MetricsServer;
-
-  beforeAll(async () => {
-    const registry = api.metrics?.registry ?? createMetrics(spec).registry;
-    metrics = await listenForMetrics(registry, '127.0.0.1', 0);
-  });
-
-  afterAll(async () => {
-    await metrics.close();
-  });
-
-  it('serves GET /metrics in the Prometheus text format, after a request it counts', async () => {
-    await call(api, 'GET', '/healthz');
-    const response = await fetch(`http://127.0.0.1:${metrics.port}/metrics`);
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
-    const text = await response.text();
-    expect(text).toContain('# TYPE http_requests_total counter');
-    expect(text).toContain('http_requests_total{operation="none",status="200"} 1');
-    expect(text).toContain('# TYPE process_cpu_user_seconds_total counter');
-  });
-
-  it('serves nothing else, and the API port does not serve the metrics', async () => {
-    expect((await fetch(`http://127.0.0.1:${metrics.port}/`)).status).toBe(404);
-    expect((await fetch(`http://127.0.0.1:${metrics.port}/metrics`, { method: 'POST' })).status).toBe(405);
-    const onApi = await call(api, 'GET', '/metrics');
-    expect(onApi.status).toBe(404);
-    expect(onApi.body).toMatchObject({ error: { code: 404 } });
-  });
-
-  it('says which variable to change when its port is taken', async () => {
-    await expect(listenForMetrics(createMetrics(spec).registry, '127.0.0.1', metrics.port)).rejects.toMatchObject({
-      code: 'EADDRINUSE',
-      setting: 'METRICS_PORT',
-    });
-  });
 });

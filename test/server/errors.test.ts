@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { BODY_LIMIT_BYTES } from '../../server/request-pipeline.js';
 import { apiBasePaths, operationPath, specOperations } from '../../server/spec.js';
 import type { Store } from '../../server/store/index.js';
 import { readDestination } from '../support/destinations.js';
@@ -185,6 +186,19 @@ describe('request errors', () => {
     );
     const over = { name: 'x'.repeat(101 * 1024) };
     expectEnvelope(await call(server, 'PATCH', destinationPath, { key: workspace.managementKey, body: over }), 413);
+  });
+
+  it('takes a body of exactly the limit, and answers 413 to one byte more', async () => {
+    const { server, workspace, destinationPath } = await setUp();
+    const json = JSON.stringify({ sampling_rate: 0.25 });
+    const patch = (bytes: number) =>
+      call(server, 'PATCH', destinationPath, {
+        key: workspace.managementKey,
+        headers: { 'content-type': 'application/json' },
+        rawBody: json.padEnd(bytes, ' '),
+      });
+    expect((await patch(BODY_LIMIT_BYTES)).status).toBe(200);
+    expectEnvelope(await patch(BODY_LIMIT_BYTES + 1), 413);
   });
 
   it('answers an unknown path with 404, inside and outside the API prefix', async () => {

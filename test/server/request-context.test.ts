@@ -1,7 +1,7 @@
 // The request's context: its operation is found once, every later layer and the handler read it
 // from there, and nothing of it outlives the request.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { requestContext } from '../../server/http/request-context.js';
+import { authenticatedCaller, matchedOperation, requestContext } from '../../server/http/request-context.js';
 import { specOperations } from '../../server/spec.js';
 import { call, spec, type TestServer, type Workspace } from '../support/server.js';
 
@@ -91,5 +91,16 @@ describe('the context itself', () => {
     context.fieldErrors.push({ path: '/query/limit', message: 'is wrong' });
     expect(requestContext(request)).toBe(context);
     expect(requestContext({} as typeof request).fieldErrors).toEqual([]);
+  });
+
+  it('says which layer runs too early when one reads the operation or the caller before they are known', () => {
+    const request = {} as Parameters<typeof requestContext>[0];
+    requestContext(request);
+    expect(() => matchedOperation(request)).toThrow(
+      new Error('A layer that needs the operation runs before the operation match.'),
+    );
+    expect(() => authenticatedCaller(request)).toThrow(
+      new Error('A layer that needs the caller runs before authentication.'),
+    );
   });
 });

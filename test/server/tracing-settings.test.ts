@@ -2,7 +2,7 @@
 // a one-line configuration error at start rather than a warning the SDK would log and ignore.
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../server/config-error.js';
-import { DEFAULT_SERVICE_NAME, loadTracingSettings, SAMPLERS } from '../../server/telemetry/settings.js';
+import { loadTracingSettings, SAMPLERS } from '../../server/telemetry/settings.js';
 
 const on = { OTEL_TRACES_EXPORTER: 'otlp' };
 
@@ -27,7 +27,7 @@ describe('tracing settings', () => {
 
   it('take the specification defaults when on', () => {
     expect(loadTracingSettings(on)).toEqual({
-      serviceName: DEFAULT_SERVICE_NAME,
+      serviceName: 'keys-destinations-presets-api',
       sampler: 'parentbased_always_on',
       ratio: 1,
       resourceAttributes: {},
@@ -57,7 +57,7 @@ describe('tracing settings', () => {
   });
 
   it('name the service keys-destinations-presets-api by default', () => {
-    expect(DEFAULT_SERVICE_NAME).toBe('keys-destinations-presets-api');
+    expect(loadTracingSettings(on)?.serviceName).toBe('keys-destinations-presets-api');
   });
 
   it('read each value without the white space around it, and a blank value as none', () => {
