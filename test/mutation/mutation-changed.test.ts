@@ -16,6 +16,7 @@ const strykerMutate = [
   '!server/main.ts',
   '!server/cli.ts',
   '!server/store/postgres.ts',
+  '!server/store/postgres-pool.ts',
   '!server/http/rate-limit-redis.ts',
 ];
 
