@@ -6,7 +6,9 @@
 import { connect } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MISSING_HOST, unparsableRequestAnswer } from '../../server/http/unparsable-requests.js';
 import { BODY_LIMIT_BYTES } from '../../server/request-pipeline.js';
+import { readDestination } from '../support/destinations.js';
 import { startServerWithDestination } from '../support/server.js';
 
 let app: Awaited<ReturnType<typeof startServerWithDestination>>;
@@ -122,6 +124,27 @@ describe('a body the server cannot read', () => {
   });
 });
 
+describe('the answer to what cannot be read', () => {
+  it('is the envelope of its status, said to be the last on its connection and not to be kept', () => {
+    const body = '{"error":{"code":408,"message":"The request took too long to arrive.","metadata":null}}';
+    expect(unparsableRequestAnswer('ERR_HTTP_REQUEST_TIMEOUT')).toBe(
+      [
+        'HTTP/1.1 408 Request Timeout',
+        'Content-Type: application/json; charset=utf-8',
+        `Content-Length: ${body.length}`,
+        'Cache-Control: no-store',
+        'Connection: close',
+        '',
+        body,
+      ].join('\r\n'),
+    );
+    expect(unparsableRequestAnswer('HPE_INVALID_METHOD')).toContain(
+      '"code":400,"message":"The request could not be read',
+    );
+    expect(unparsableRequestAnswer(undefined, 'Said otherwise.')).toContain('"code":400,"message":"Said otherwise."');
+  });
+});
+
 describe('a head the server cannot read', () => {
   it('answers 431 in the envelope to header fields over the parser limit, and closes', async () => {
     const answer = await send({ 'X-Padding': 'x'.repeat(20_000) }, Buffer.from('{}'));
@@ -145,6 +168,36 @@ describe('a request HTTP/1.1 does not allow', () => {
     expect(received.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
     const body = JSON.parse(received.split('\r\n\r\n')[1] ?? '') as { error: { code: number } };
     expect(body.error.code).toBe(400);
+  });
+
+  it('answers a PATCH without Host in full before the app, which never reads it: nothing changes', async () => {
+    const { hostname, port } = new URL(app.server.baseUrl);
+    const id = app.destinationPath.split('/').pop() ?? '';
+    const before = await readDestination(app.server.store, app.workspace.id, id);
+    const body = '{"sampling_rate": 0.125}';
+    const received = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () =>
+        socket.write(
+          [
+            `PATCH ${app.destinationPath} HTTP/1.1`,
+            `Authorization: Bearer ${app.workspace.managementKey}`,
+            'Content-Type: application/json',
+            `Content-Length: ${body.length}`,
+            '',
+            body,
+          ].join('\r\n'),
+        ),
+      );
+      let data = '';
+      socket.on('data', (chunk) => (data += chunk.toString()));
+      socket.on('end', () => resolve(data));
+      socket.on('error', reject);
+    });
+    expect(received).toBe(unparsableRequestAnswer(undefined, MISSING_HOST));
+    await new Promise((resolve) => setImmediate(resolve));
+    const after = await readDestination(app.server.store, app.workspace.id, id);
+    expect(after?.sampling_rate).toBe(before?.sampling_rate);
+    expect(after?.sampling_rate).not.toBe(0.125);
   });
 });
 

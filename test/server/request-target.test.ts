@@ -54,6 +54,7 @@ describe('the request target', () => {
         'api.example:8080',
       ],
       ['https://api.example', '/', 'api.example'],
+      ['http://api.example/api/v1/', '/api/v1/', 'api.example'],
       ['http://api.example?x=1', '/?x=1', 'api.example'],
       ['/api/v1/keys/a', '/api/v1/keys/a', 'proxy.example'],
       ['*', '*', 'proxy.example'],

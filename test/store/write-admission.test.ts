@@ -71,6 +71,12 @@ describe('the admission of PostgreSQL writes', () => {
     const started = performance.now();
     const refused = await admission.admit('destinations/w/other', writes.write('other')).catch((err: unknown) => err);
     expect(refused).toBeInstanceOf(WritersBusyError);
+    // As the log says it: what was refused, and after how long.
+    expect(refused).toMatchObject({
+      name: 'WritersBusyError',
+      code: '55P03',
+      message: "no writer's place came free within 50 ms: every one waits on a locked row",
+    });
     expect(performance.now() - started).toBeLessThan(1000);
     // Answered 503 with Retry-After, as any wait on the database past its bound.
     expect(isDatabaseUnavailable(refused)).toBe(true);
