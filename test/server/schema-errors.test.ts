@@ -56,6 +56,13 @@ describe('the update body of a destination', () => {
     ]);
   });
 
+  it('names each of two headers whose names start alike, the errors of one never taken for the other', () => {
+    expect(errorsOf({ config: { headers: { 'X-A': 5, 'X-AB': 6 } } })).toEqual([
+      { path: '/body/config/headers/X-A', message: 'must be string' },
+      { path: '/body/config/headers/X-AB', message: 'must be string' },
+    ]);
+  });
+
   it('says the operator of a rule is required when it is missing, and nothing about a value it cannot judge', () => {
     expect(ruleErrors({ field: 'model', value: 1 })).toEqual([{ path: `${RULE}/operator`, message: 'is required' }]);
   });
