@@ -13,7 +13,7 @@ export interface MetricsServer {
 
 export async function listenForMetrics(registry: Registry, host: string, port: number): Promise<MetricsServer> {
   const server = createServer((req, res) => {
-    const path = (req.url ?? '').split('?', 1)[0];
+    const path = req.url?.split('?', 1)[0];
     if (path !== '/metrics') {
       res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Only /metrics is served here.\n');
       return;
