@@ -170,6 +170,23 @@ describe('a request HTTP/1.1 does not allow', () => {
     expect(body.error.code).toBe(400);
   });
 
+  it('serves an HTTP/1.0 request without Host, which that version allows', async () => {
+    const { hostname, port } = new URL(app.server.baseUrl);
+    const received = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () =>
+        socket.write(
+          `GET /api/v1/keys/${'0'.repeat(64)} HTTP/1.0\r\nAuthorization: Bearer ${app.workspace.managementKey}\r\n\r\n`,
+        ),
+      );
+      let data = '';
+      socket.on('data', (chunk) => (data += chunk.toString()));
+      socket.on('end', () => resolve(data));
+      socket.on('error', reject);
+    });
+    expect(received.split('\r\n')[0]).toBe('HTTP/1.1 404 Not Found');
+    expect(received).not.toContain(MISSING_HOST);
+  });
+
   it('answers a PATCH without Host in full before the app, which never reads it: nothing changes', async () => {
     const { hostname, port } = new URL(app.server.baseUrl);
     const id = app.destinationPath.split('/').pop() ?? '';
