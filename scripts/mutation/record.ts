@@ -151,7 +151,7 @@ export function scopedFiles(mutate: string[]): string[] {
 
 /**
  * The record's results with the files of a scoped run replaced by that run's results for them, and
- * without the files that are no longer in the tree (`exists`: moved or removed since). Test ids are
+ * without the files `exists` says are gone (by default those no longer in the tree). Test ids are
  * the record's: a test the scoped run names is found in the record by its file and name, or added
  * to it.
  */

@@ -41,7 +41,9 @@ const SCOPED_DIR = join(projectRoot, 'reports', 'mutation-scoped');
 /** The record with a scoped run's results merged in, written to mutation/ and the status block. */
 export function mergeIntoRecord(scopedResults: MutationTestResult, run: ScopedRun): void {
   const { record, results } = readRecorded();
-  const merged = withScopedResults(results, scopedResults, scopedFiles(run.mutate));
+  // A file a whole run no longer mutates (removed, moved, or left out of `mutate`) leaves the record.
+  const mutated = new Set(wholeRunFiles());
+  const merged = withScopedResults(results, scopedResults, scopedFiles(run.mutate), (file) => mutated.has(file));
   writeRecordedResults(merged);
   const next = { ...record, scoped: [...(record.scoped ?? []), run] };
   writeRecord(next);

@@ -79,7 +79,7 @@ describe('a scoped run merged into the record', () => {
     expect(whole.testFiles?.['test/a.test.ts']?.tests).toHaveLength(1);
   });
 
-  it('leaves out the files of the record that are no longer in the tree', () => {
+  it('leaves out the files of the record that are gone: no longer in the tree, or no longer mutated', () => {
     const merged = withScopedResults(whole, scoped, ['server/a.ts'], (file) => file !== 'server/b.ts');
     expect(Object.keys(merged.files)).toEqual(['server/a.ts']);
   });
