@@ -35,7 +35,7 @@ import { printScore } from './score.js';
 import { runStryker } from './stryker.js';
 import { summarize } from './summary.js';
 
-const USAGE = 'usage: npm run test:mutation:scoped -- <mutate pattern>... [--concurrency <n>]';
+const USAGE = 'usage: npm run test:mutation:scoped -- <mutate pattern>... [--concurrency <n>] [--force]';
 const SCOPED_DIR = join(projectRoot, 'reports', 'mutation-scoped');
 
 /** The record with a scoped run's results merged in, written to mutation/ and the status block. */
@@ -52,7 +52,11 @@ export function mergeIntoRecord(scopedResults: MutationTestResult, run: ScopedRu
 }
 
 export async function main(args: string[]): Promise<number> {
-  const options = parseArgsOrMessage({ args, allowPositionals: true, options: { concurrency: { type: 'string' } } });
+  const options = parseArgsOrMessage({
+    args,
+    allowPositionals: true,
+    options: { concurrency: { type: 'string' }, force: { type: 'boolean' } },
+  });
   if (typeof options === 'string' || options.positionals.length === 0) {
     console.error(`test:mutation:scoped: ${typeof options === 'string' ? options : 'no pattern to mutate'} (${USAGE})`);
     return 2;
@@ -77,6 +81,9 @@ export async function main(args: string[]): Promise<number> {
       ...config,
       mutate,
       ...(options.values.concurrency && { concurrency: Number(options.values.concurrency) }),
+      // The record keeps no test's code, so a test changed in body only looks unchanged: --force tests
+      // every mutant of the files again rather than carry over those whose code is unchanged.
+      ...(options.values.force && { force: true }),
       tempDirName: '.stryker-tmp-scoped',
       incrementalFile: relative(projectRoot, incrementalFile),
       reporters: ['clear-text', 'progress', 'json'],
