@@ -1,7 +1,7 @@
 // Stryker's Vitest runner 9.6.1, patched at install from patches/ (notes/patched-dependencies.md):
 // a test that a failing hook keeps from running is skipped, and the runner counts it as failed when
 // a suite around it failed, but found no suite for a test at the top of its file, so a mutant that
-// made a file-level beforeAll throw (an empty migration, say) failed no test and was reported
+// made a file-level beforeAll throw failed no test and was reported
 // survived. The patch takes the file as that test's suite. Drop the patch, and this test, once a
 // release of the runner counts such a test as failed.
 import { createRequire } from 'node:module';
