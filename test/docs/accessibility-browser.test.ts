@@ -162,6 +162,10 @@ describe.skipIf(!('path' in chromiumFound))(
 
     it("opens each of the console's operations from the keyboard", async () => {
       const page = await openPage('try/');
+      // The console renders after the network is idle: on a busy machine, counting its controls
+      // before every operation is drawn would leave too few presses to reach the last ones.
+      for (const found of specOperations(spec))
+        await operationBlock(page, found).locator('.opblock-summary-control').waitFor({ timeout: 15_000 });
       for (const found of specOperations(spec)) {
         const summary = operationBlock(page, found).locator('.opblock-summary-control');
         // Tab until the operation's summary has the focus: at most once per control of the page.
