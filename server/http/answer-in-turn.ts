@@ -13,6 +13,10 @@ type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 interface Turns {
   answering: boolean;
   waiting: [IncomingMessage, ServerResponse][];
+  /** The request handed over last. */
+  last?: IncomingMessage;
+  /** What the connection does once it owes no answer, instead of reading on. */
+  finally?: () => void;
 }
 
 const TURNS = Symbol('turns');
@@ -35,6 +39,7 @@ export function answerInTurn(serve: Listener): Listener {
       }
       const following = turns.waiting.shift();
       if (following) start(socket, turns, ...following);
+      else if (turns.finally) turns.finally();
       // Node keeps its own pause (a response it buffers) over this resume.
       else socket.resume();
     };
@@ -50,6 +55,7 @@ export function answerInTurn(serve: Listener): Listener {
     const socket: TakesTurns = req.socket;
     socket[TURNS] ??= { answering: false, waiting: [] };
     const turns = socket[TURNS];
+    turns.last = req;
     if (!turns.answering) {
       start(socket, turns, req, res);
       return;
@@ -57,4 +63,16 @@ export function answerInTurn(serve: Listener): Listener {
     turns.waiting.push([req, res]);
     socket.pause();
   };
+}
+
+/** The request a connection handed over last; none before its first. */
+export function lastRequest(socket: Socket): IncomingMessage | undefined {
+  return (socket as TakesTurns)[TURNS]?.last;
+}
+
+/** Calls `then` once the connection owes no answer: at once if it owes none, else after the last. */
+export function afterAnswers(socket: Socket, then: () => void): void {
+  const turns = (socket as TakesTurns)[TURNS];
+  if (turns?.answering) turns.finally = then;
+  else then();
 }

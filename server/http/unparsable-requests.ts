@@ -5,6 +5,7 @@
 import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { components } from '../../generated/api.js';
+import { afterAnswers, lastRequest } from './answer-in-turn.js';
 
 const MESSAGES = {
   400: 'The request could not be read: it is not well-formed HTTP/1.1, or its body ended before its Content-Length.',
@@ -49,10 +50,18 @@ export function refusedWithoutHost(req: IncomingMessage, socket: Socket): boolea
 export function answerUnparsableRequests(server: Server): void {
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     // A client that went away (a reset, a broken pipe) is answered by no one.
-    if (socket.writable && socket.bytesWritten === 0 && err.code !== 'ECONNRESET' && err.code !== 'EPIPE') {
-      socket.end(unparsableRequestAnswer(err.code));
+    if (!socket.writable || err.code === 'ECONNRESET' || err.code === 'EPIPE') {
+      socket.destroy();
       return;
     }
-    socket.destroy();
+    const answer = unparsableRequestAnswer(err.code);
+    // A body that could not be read is its request's, answered at once. That request has no answer
+    // yet: one given before its body is read closes the connection as soon as it is written.
+    if (lastRequest(socket)?.complete === false) {
+      socket.end(answer);
+      return;
+    }
+    // A head that could not be read comes after the requests before it, answered first.
+    afterAnswers(socket, () => socket.end(answer));
   });
 }

@@ -219,6 +219,66 @@ describe('a request HTTP/1.1 does not allow', () => {
   });
 });
 
+/**
+ * Writes the steps on one connection, each once the answers to the ones before it have come (the
+ * first at once), and resolves to everything received when the server closes it.
+ */
+function converse(steps: string[]): Promise<string> {
+  const { hostname, port } = new URL(app.server.baseUrl);
+  return new Promise((resolve, reject) => {
+    let sent = 0;
+    let received = '';
+    const socket = connect(Number(port), hostname, () => socket.write(steps[sent++] ?? ''));
+    socket.on('data', (chunk) => {
+      received += chunk.toString('latin1');
+      const answers = received.match(/HTTP\/1\.1 \d{3} /g)?.length ?? 0;
+      if (sent < steps.length && answers >= sent) socket.write(steps[sent++] ?? '');
+    });
+    socket.on('close', () => resolve(received));
+    socket.on('error', reject);
+  });
+}
+
+describe('what cannot be read after other requests on a connection', () => {
+  const keyRequest = () =>
+    [
+      `GET /api/v1/keys/${'0'.repeat(64)} HTTP/1.1`,
+      `Host: ${new URL(app.server.baseUrl).host}`,
+      `Authorization: Bearer ${app.workspace.managementKey}`,
+      '',
+      '',
+    ].join('\r\n');
+  const unreadable = 'NOT HTTP\r\n\r\n';
+  // An answer's status line follows the body before it, which ends with no line break.
+  const statusLines = (received: string) => received.match(/HTTP\/1\.1 \d{3} [^\r]*/g) ?? [];
+
+  it('answers a head it cannot read on a kept-alive connection in the envelope, after the answer before', async () => {
+    const received = await converse([keyRequest(), unreadable]);
+    expect(statusLines(received)).toEqual(['HTTP/1.1 404 Not Found', 'HTTP/1.1 400 Bad Request']);
+    expect(received.endsWith(unparsableRequestAnswer('HPE_INVALID_METHOD'))).toBe(true);
+  });
+
+  it('answers a pipelined request first, then the head after it that it cannot read', async () => {
+    const received = await converse([keyRequest() + unreadable]);
+    expect(statusLines(received)).toEqual(['HTTP/1.1 404 Not Found', 'HTTP/1.1 400 Bad Request']);
+    expect(received.endsWith(unparsableRequestAnswer('HPE_INVALID_METHOD'))).toBe(true);
+  });
+
+  it('answers a request once: a body that turns out unreadable after its answer only closes the connection', async () => {
+    const head = [
+      `PATCH ${app.destinationPath} HTTP/1.1`,
+      `Host: ${new URL(app.server.baseUrl).host}`,
+      'Content-Type: application/json',
+      'Transfer-Encoding: chunked',
+      '',
+      '',
+    ].join('\r\n');
+    // No key: the 401 goes out before the body is read, and the next chunk's size is not hexadecimal.
+    const received = await converse([head, 'zz\r\n{}\r\n0\r\n\r\n']);
+    expect(statusLines(received)).toEqual(['HTTP/1.1 401 Unauthorized']);
+  });
+});
+
 describe('a JSON body with a member name twice (RFC 8259 §4)', () => {
   it('is read as its last value, which is the one validated: nothing unvalidated is stored', async () => {
     const sent = (text: string) => send({ 'Content-Length': String(Buffer.byteLength(text)) }, Buffer.from(text));
