@@ -55,6 +55,7 @@ export function checkStorableText(spec: OpenApiDocument): RequestHandler {
     if (context.notUtf8Body) errors.push(...notUtf8Fields(context.notUtf8Body, '/body', max));
     errors.push(...unstorableTextErrors(req.body, '/body', max));
     if (pathUnreadable) throw new FieldValidationError(errors);
+    // Stryker disable next-line MethodExpression: equivalent, see mutation/equivalents.md#early-errors-past-the-bound
     addFieldErrors(req, errors.slice(0, max));
     next();
   };

@@ -49,8 +49,9 @@ export function refusedWithoutHost(req: IncomingMessage, socket: Socket): boolea
 
 export function answerUnparsableRequests(server: Server): void {
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
-    // A client that went away (a reset, a broken pipe) is answered by no one.
-    if (!socket.writable || err.code === 'ECONNRESET' || err.code === 'EPIPE') {
+    // A client that went away (a reset, a broken pipe) is answered by no one: the error destroyed
+    // the socket before it came here.
+    if (!socket.writable) {
       socket.destroy();
       return;
     }

@@ -88,6 +88,11 @@ describe('U+0000 in a query value', () => {
       /U\+0000/,
     );
   });
+
+  it('in a value sent with no name, named by its empty name', async () => {
+    const [operationId = ''] = queryParameters[0] ?? [];
+    expectRefused(await send(operationId, validPathValues(), `?=${encodeURIComponent(NUL)}`), '/query/', /U\+0000/);
+  });
 });
 
 describe('a PATCH body with text no database can store', () => {
