@@ -6,6 +6,7 @@
 // Rows come back as each driver gives them; the server's code turns them into answers alike.
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { DESTINATION_SETTINGS } from '../../server/domain/destination-update.js';
 
 export type Row = Record<string, string | number | boolean | null>;
 export interface KeyCredentialsRow {
@@ -57,21 +58,7 @@ const SQL = {
   versions: `SELECT id, preset_id, version, config, system_prompt, creator_id, created_at, updated_at
     FROM preset_versions WHERE preset_id = $1 ORDER BY version LIMIT $2 OFFSET $3`,
 };
-const WRITTEN_COLUMNS = [
-  'name',
-  'enabled',
-  'privacy_mode',
-  'sampling_rate',
-  'api_key_hashes',
-  'filter_rules',
-  'broadcast_generation_cost',
-  'broadcast_generation_identity',
-  'broadcast_generation_request_context',
-  'regions',
-  'config_sealed',
-  'revision',
-  'updated_at',
-];
+const WRITTEN_COLUMNS = [...DESTINATION_SETTINGS, 'regions', 'config_sealed', 'revision', 'updated_at'];
 const WRITE_DESTINATION = `UPDATE destinations SET ${WRITTEN_COLUMNS.map((column, i) => `${column} = $${i + 2}`).join(', ')} WHERE id = $1`;
 const usageValues = (a: UsageArguments) => [a.keyId, a.day, a.week, a.month, a.from];
 const writeValues = (write: DestinationWrite) => [write.id, ...WRITTEN_COLUMNS.map((column) => write[column] ?? null)];
