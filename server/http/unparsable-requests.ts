@@ -50,11 +50,7 @@ export function refusedWithoutHost(req: IncomingMessage, socket: Socket): boolea
 export function answerUnparsableRequests(server: Server): void {
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     // A client that went away (a reset, a broken pipe) is answered by no one: the error destroyed
-    // the socket before it came here.
-    if (!socket.writable) {
-      socket.destroy();
-      return;
-    }
+    // the socket before it came here, and ending it writes nothing.
     const answer = unparsableRequestAnswer(err.code);
     // A body that could not be read is its request's, answered at once. That request has no answer
     // yet: one given before its body is read closes the connection as soon as it is written.

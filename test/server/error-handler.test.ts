@@ -79,9 +79,9 @@ afterEach(() => {
   handedOn = [];
 });
 
-async function answerTo(error: unknown) {
+async function answerTo(error: unknown, headers: Record<string, string> = {}) {
   thrown = error;
-  const response = await fetch(`${baseUrl}/fail`);
+  const response = await fetch(`${baseUrl}/fail`, { headers });
   const text = await response.text();
   const isJson = (response.headers.get('content-type') ?? '').includes('json');
   return { status: response.status, headers: response.headers, body: isJson ? JSON.parse(text) : text };
@@ -213,6 +213,26 @@ describe("the body parser's errors", () => {
     }
   });
 
+  it('say which content coding could not be decoded, for a 400 of a coded body only', async () => {
+    const corrupt = bodyParserError('request.size.invalid', 400);
+    expect((await answerTo(corrupt, { 'content-encoding': 'gzip' })).body).toEqual(
+      envelope(400, 'The request body could not be decoded: its gzip stream is corrupt or cut short.'),
+    );
+    for (const [status, coding] of [
+      [400, 'Identity'],
+      [499, 'gzip'],
+    ] as const) {
+      const response = await answerTo(bodyParserError('request.size.invalid', status), { 'content-encoding': coding });
+      expect(response.body, coding).toEqual(envelope(status, 'The request could not be read.'));
+    }
+  });
+
+  it('name the body as not valid JSON when they carry no text of it', async () => {
+    const response = await answerTo(bodyParserError('entity.parse.failed', 400));
+    expect(response.status).toBe(400);
+    expect(response.body.error.metadata.errors).toEqual([{ path: '/body', message: 'is not valid JSON' }]);
+  });
+
   it('are a 500 when their status is not a client error, or missing', async () => {
     for (const error of [
       bodyParserError('stream.not.readable', 500),
@@ -224,6 +244,13 @@ describe("the body parser's errors", () => {
       expect(response.status, error.type).toBe(500);
       expect(response.body).toEqual(internalError);
     }
+  });
+});
+
+describe("a library's error of a client-error status", () => {
+  it('is read from statusCode when it has no status', async () => {
+    const response = await answerTo(Object.assign(new Error('raw body says no'), { statusCode: 413 }));
+    expect(response.body).toEqual(envelope(413, 'Request body is too large.'));
   });
 });
 

@@ -66,6 +66,26 @@ describe('request errors', () => {
     expect(response.body.error.message).toMatch(/^Invalid request: \/body is not valid JSON/);
   });
 
+  it.each([
+    // Where the parser stopped, as a character of the text: at the second comma.
+    ['{"enabled": true,,}', 'is not valid JSON (at character 17)'],
+    // Text that opens an object or an array after white space, or opens an array, is JSON cut short.
+    [' {"enabled": tru', /^is not valid JSON/],
+    ['[1,', /^is not valid JSON/],
+    ['  \n ', /^is not valid JSON/],
+  ])('answers the body %j with 400 saying where it is not JSON', async (rawBody, message) => {
+    const { server, workspace, destinationPath } = await setUp();
+    const response = await call(server, 'PATCH', destinationPath, {
+      key: workspace.managementKey,
+      rawBody,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.error.metadata.errors).toEqual([
+      { path: '/body', message: typeof message === 'string' ? message : expect.stringMatching(message) },
+    ]);
+  });
+
   it.each(['"a string"', '42', 'true', 'null'])(
     'answers JSON that is not an object (%s) with 400 naming the body',
     async (rawBody) => {
@@ -198,7 +218,9 @@ describe('request errors', () => {
         rawBody: json.padEnd(bytes, ' '),
       });
     expect((await patch(BODY_LIMIT_BYTES)).status).toBe(200);
-    expectEnvelope(await patch(BODY_LIMIT_BYTES + 1), 413);
+    const over = await patch(BODY_LIMIT_BYTES + 1);
+    expectEnvelope(over, 413);
+    expect(over.body.error.message).toBe(`Request body is larger than ${BODY_LIMIT_BYTES} bytes.`);
   });
 
   it('answers an unknown path with 404, inside and outside the API prefix', async () => {
