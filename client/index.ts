@@ -118,10 +118,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
     async presetVersionsPage(slug, query = {}, { ifNoneMatch } = {}) {
       const result = await raw.GET('/presets/{slug}/versions', {
-        // Stryker disable next-line ConditionalExpression: equivalent, see mutation/equivalents.md#client-if-match-undefined
         params: {
           path: { slug },
           query,
+          // Stryker disable next-line ConditionalExpression: equivalent, see mutation/equivalents.md#client-if-match-undefined
           ...(ifNoneMatch !== undefined && { header: { 'If-None-Match': ifNoneMatch } }),
         },
       });

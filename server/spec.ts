@@ -97,7 +97,7 @@ export function requestBodySchemaPointer(
  * URI fragment may be (`%7Bhash%7D` is `{hash}`).
  */
 export function unescapePointer(segment: string): string {
-  const decoded = segment.includes('%') ? percentDecoded(segment) : segment;
+  const decoded = percentDecoded(segment);
   return decoded.includes('~') ? decoded.replaceAll('~1', '/').replaceAll('~0', '~') : decoded;
 }
 

@@ -25,7 +25,7 @@ function queryErrors(queryString: string): FieldError[] {
     const mark = pair.indexOf('=');
     const rawName = mark < 0 ? pair : pair.slice(0, mark);
     const name = decodedQueryComponent(rawName);
-    // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#a-name-without-a-value
+    // Stryker disable next-line StringLiteral,MethodExpression: equivalent, see mutation/equivalents.md#a-name-without-a-value
     const value = decodedQueryComponent(mark < 0 ? '' : pair.slice(mark + 1));
     const reason =
       name === undefined || value === undefined

@@ -202,6 +202,36 @@ describe('updateObservabilityDestination', () => {
   });
 });
 
+describe('presetVersionsPage', () => {
+  const page = { data: [], total: 0, limit: 100, offset: 0 };
+
+  it('fails with a plain Error when a 200 has no ETag header', async () => {
+    const { client } = clientAnswering(
+      () => new Response(JSON.stringify(page), { headers: { 'content-type': 'application/json' } }),
+    );
+    const error = await rejection(client.presetVersionsPage('support-agent'));
+    expect(error).not.toBeInstanceOf(ApiError);
+    expect(error).toEqual(new Error('The answer has no ETag header (a server across origins must expose it)'));
+  });
+
+  it('takes a 304 as not modified, with its ETag, else the one asked with, else none', async () => {
+    const { client } = clientAnswering((request) =>
+      request.headers.get('if-none-match') === '"v1"'
+        ? new Response(null, { status: 304, headers: { etag: '"v3"' } })
+        : new Response(null, { status: 304 }),
+    );
+    expect(await client.presetVersionsPage('support-agent', {}, { ifNoneMatch: '"v1"' })).toEqual({
+      notModified: true,
+      etag: '"v3"',
+    });
+    expect(await client.presetVersionsPage('support-agent', {}, { ifNoneMatch: '"v2"' })).toEqual({
+      notModified: true,
+      etag: '"v2"',
+    });
+    expect(await client.presetVersionsPage('support-agent')).toEqual({ notModified: true, etag: '' });
+  });
+});
+
 describe('presetVersions', () => {
   function version(n: number) {
     return { id: `v${n}`, version: n };

@@ -92,6 +92,8 @@ describe('pointers into the contract', () => {
     expect(nodeAt(spec, '#/components/schemas/Nope')).toBeUndefined();
     expect(nodeAt(spec, '#/openapi/length')).toBeUndefined();
     expect(nodeAt(spec, '#/components/schemas/toString')).toBeUndefined();
+    // `#/` marks the fragment only at the start: elsewhere it is part of a name.
+    expect(nodeAt(spec, 'compo#/nents/schemas/Uuid')).toBeUndefined();
   });
 });
 

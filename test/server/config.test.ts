@@ -321,6 +321,16 @@ describe('the positive integers', () => {
   });
 });
 
+describe('DATABASE_WRITERS', () => {
+  it('takes 1 up to the pool size, and refuses 0, negatives, fractions and words by its name', () => {
+    expect(configOf({ DATABASE_WRITERS: '1' }).databaseWriters).toBe(1);
+    for (const value of ['0', '-3', '1.5', 'ten'])
+      expect(configErrorOf({ DATABASE_WRITERS: value })).toBe(
+        `DATABASE_WRITERS must be a positive integer, got "${value}"`,
+      );
+  });
+});
+
 describe('the connection limits', () => {
   it('MAX_CONNECTIONS_PER_ADDRESS takes 0 (no limit) and up, and refuses negatives, fractions and words', () => {
     expect(DEFAULT_MAX_CONNECTIONS_PER_ADDRESS).toBe(128);
