@@ -144,10 +144,11 @@ describe('request log lines', () => {
       expect(await linesOfProbe(200)).toEqual([expect.objectContaining({ level: 20, msg: 'GET 200' })]);
     });
 
-    it('logs a failing probe as any request: a 503 at warn, a 404 at info', async () => {
+    it('logs a failing probe as any request: a 503 at warn, a 400 and a 404 at info', async () => {
       expect(await linesOfProbe(503)).toEqual([
         expect.objectContaining({ level: 40, msg: 'GET 503', req: expect.objectContaining({ path: PROBE }) }),
       ]);
+      expect(await linesOfProbe(400)).toEqual([expect.objectContaining({ level: 30, msg: 'GET 400' })]);
       expect(await linesOfProbe(404)).toEqual([expect.objectContaining({ level: 30, msg: 'GET 404' })]);
     });
   });

@@ -98,6 +98,7 @@ describe('a body the server cannot read', () => {
       expect(body.length).toBeLessThan(BODY_LIMIT_BYTES);
       const answer = await send({ 'Content-Encoding': coding, 'Content-Length': String(body.length) }, body);
       expectEnvelope(answer, 413);
+      expect(answer.body).toContain(`Request body is larger than ${BODY_LIMIT_BYTES} bytes.`);
     },
   );
 

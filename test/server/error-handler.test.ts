@@ -140,6 +140,18 @@ describe('a 400 naming fields', () => {
       'Invalid request: /body/b must be boolean; /body/c is required; /body/d is required',
     );
   });
+
+  it('says that the list stopped only past as many fields as metadata.errors lists', async () => {
+    const listed = envelopeBounds(spec).fieldErrors;
+    const fields = (count: number) =>
+      Array.from({ length: count }, (_, i) => ({ path: `/body/f${i}`, message: 'is required' }));
+    expect((await answerTo(new FieldValidationError(fields(listed)))).body.error.message).toMatch(
+      new RegExp(`\\(and ${listed - 3} more\\)$`),
+    );
+    expect((await answerTo(new FieldValidationError(fields(listed + 1)))).body.error.message).toMatch(
+      new RegExp(`\\(and more: metadata.errors lists the first ${listed}\\)$`),
+    );
+  });
 });
 
 describe("the validator's errors", () => {
