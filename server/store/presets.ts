@@ -29,8 +29,8 @@ function versionJsonSql(dialect: Dialect) {
     dialect === 'sqlite'
       ? sql`json_quote(${sql.ref(column)})`
       : sql`coalesce(to_json(${sql.ref(column)})::text, 'null')`;
-  const versionText = dialect === 'sqlite' ? sql`${sql.ref('version')}` : sql`${sql.ref('version')}::text`;
-  return sql<string>`'{"id":' || ${quoted('id')} || ',"preset_id":' || ${quoted('preset_id')} || ',"version":' || ${versionText} || ',"config":' || ${sql.ref('config')} || ',"system_prompt":' || ${quoted('system_prompt')} || ',"creator_id":' || ${quoted('creator_id')} || ',"created_at":' || ${quoted('created_at')} || ',"updated_at":' || ${quoted('updated_at')} || '}'`;
+  // The version is an integer, which `||` turns into text on either database.
+  return sql<string>`'{"id":' || ${quoted('id')} || ',"preset_id":' || ${quoted('preset_id')} || ',"version":' || ${sql.ref('version')} || ',"config":' || ${sql.ref('config')} || ',"system_prompt":' || ${quoted('system_prompt')} || ',"creator_id":' || ${quoted('creator_id')} || ',"created_at":' || ${quoted('created_at')} || ',"updated_at":' || ${quoted('updated_at')} || '}'`;
 }
 
 /**

@@ -140,6 +140,32 @@ describe('binding operations to handlers', () => {
     );
   });
 
+  it('refuses a success answer whose Cache-Control header is missing or has no const value', () => {
+    const headersOf200 = (copy: OpenApiDocument) => {
+      const ok = getKeyOperation(copy).responses?.['200'] as { headers?: Record<string, unknown> } | undefined;
+      if (!ok?.headers) throw new Error('openapi.yaml has no headers on the 200 of getKey');
+      return ok.headers;
+    };
+    const message = mismatch(
+      'operation getKey (GET /keys/{hash}): response 200 documents no Cache-Control header with a const value',
+    );
+    expect(bindingError(specWith((copy) => delete headersOf200(copy)['Cache-Control']))).toBe(message);
+    const notConst = specWith((copy) => {
+      headersOf200(copy)['Cache-Control'] = { schema: { type: 'string' } };
+    });
+    expect(bindingError(notConst)).toBe(message);
+    const twoWithout = specWith((copy) => {
+      delete headersOf200(copy)['Cache-Control'];
+      const responses = getKeyOperation(copy).responses as Record<string, unknown>;
+      responses['203'] = { description: 'Another success answer, with no headers.' };
+    });
+    expect(bindingError(twoWithout)).toBe(
+      mismatch(
+        'operation getKey (GET /keys/{hash}): response 200, 203 documents no Cache-Control header with a const value',
+      ),
+    );
+  });
+
   it('refuses a request body of any media type but application/json, which is the only one the server reads', () => {
     const edited = specWith((copy) => {
       const content = copy.paths['/observability/destinations/{id}']?.patch?.requestBody?.content;

@@ -130,6 +130,14 @@ describe('the field errors of a destination update', () => {
     ).toEqual({ outcome: 'changed', next: { ...current.state, config } });
   });
 
+  it('takes a value that is no secret as it is, though it looks masked', () => {
+    const config: ConfigValues = { ...current.state.config, url: 'https://example.com/a...b' };
+    expect(decide({ config: { url: 'https://example.com/a...b' } })).toEqual({
+      outcome: 'changed',
+      next: { ...current.state, config },
+    });
+  });
+
   it('stores the regions each once, eu as europe, in the order global, europe, us', () => {
     expect(decide({ regions: ['us', 'eu', 'global'] })).toEqual({
       outcome: 'changed',

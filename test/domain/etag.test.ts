@@ -47,11 +47,19 @@ describe('the tag of a page of versions', () => {
     expect(tags.size).toBe(changed.length + 1);
   });
 
+  it('keeps the facts apart: the same digits split otherwise make another tag', () => {
+    expect(presetPageEtag({ ...page, versionCount: 1, offset: 23 })).not.toBe(
+      presetPageEtag({ ...page, versionCount: 12, offset: 3 }),
+    );
+  });
+
   it('is matched by If-None-Match weakly: a list, W/, *, spaces; nothing else', () => {
     const etag = presetPageEtag(page);
     for (const header of [etag, `"a", ${etag}`, `W/${etag}`, '*', ` ${etag} `, `"a",${etag}`])
       expect(ifNoneMatchSatisfied(header, etag), header).toBe(true);
-    for (const header of ['"a"', 'W/"a"', etag.slice(1, -1), `${etag}x`, ''])
+    // W/ is a prefix: inside a tag it is part of the tag.
+    const inside = `"${etag.slice(1, 9)}W/${etag.slice(9)}`;
+    for (const header of ['"a"', 'W/"a"', etag.slice(1, -1), `${etag}x`, '', inside])
       expect(ifNoneMatchSatisfied(header, etag), header).toBe(false);
   });
 });

@@ -233,6 +233,8 @@ describe('tracing, with a collector', () => {
       const statements = children.filter((span) => span.kind === SPAN_KIND_CLIENT);
       expect(statements.map((span) => span.name)).toContain('keys.byHash');
       expect(statements.length).toBeGreaterThanOrEqual(2);
+      // Each statement named by its store and query, as `keys.byHash`; a read-modify-write by its read.
+      for (const statement of statements) expect(statement.name).toMatch(/^[a-z]+\.[A-Za-z]+( then write)?$/);
       for (const statement of statements) expect(statement.attributes['db.system.name']).toBe(dbSystem);
       // The request's log line leads to its span.
       await until(() => lines.some((line) => line.includes(root.spanId)), 'the log line');

@@ -188,6 +188,14 @@ describe.each([
         workspaces().where('id', '=', a.id),
       ),
     ).toThrow('workspaces.byId: argument name is no parameter of the compiled SQL');
+    expect(() =>
+      preparedQuery(
+        opened.driver,
+        'workspaces.byIdOnly',
+        { id: argument<string>(), name: argument<string>(), slug: argument<string>() },
+        (a) => workspaces().where('id', '=', a.id),
+      ),
+    ).toThrow('workspaces.byIdOnly: argument name, slug is no parameter of the compiled SQL');
   });
 
   it('refuses an argument turned into a string or a number, naming the query and the argument', () => {
@@ -215,6 +223,11 @@ describe.each([
         workspaces().where('id', '=', sql<string>`${sql.val([a.id])}`),
       ),
     ).toThrow('workspaces.inList: a parameter holds an argument inside a value');
+    expect(() =>
+      preparedQuery(opened.driver, 'workspaces.inLongerList', { id: argument<string>() }, (a) =>
+        workspaces().where('id', '=', sql<string>`${sql.val(['a constant', a.id])}`),
+      ),
+    ).toThrow('workspaces.inLongerList: a parameter holds an argument inside a value');
     let borrowed: unknown;
     preparedQuery(opened.driver, 'workspaces.first', { id: argument<string>() }, (a) => {
       borrowed = a.id;

@@ -11,7 +11,7 @@ import { createSecretBox } from '../../server/domain/secrets.js';
 import { openStore, type Store } from '../../server/store/index.js';
 import { KEY_CREDENTIALS_TTL_MS } from '../../server/store/keys.js';
 import type { QueryDriver } from '../../server/store/prepared.js';
-import { PAGES_HELD } from '../../server/store/presets.js';
+import { PAGES_HELD, PAGES_HELD_CHARACTERS } from '../../server/store/presets.js';
 import { createPostgresDatabase, type TestDatabase, testDatabaseKind } from '../support/database.js';
 import { provision } from '../support/server.js';
 
@@ -135,6 +135,30 @@ describe('a page of versions', () => {
         await serving.presets.pageOfVersions(workspaceId, slug, offset, limit + 1);
     const pagesBefore = runsOf('presets.page');
     await oldest();
+    expect(runsOf('presets.page') - pagesBefore).toBe(1);
+  }, 60_000);
+
+  it('is held while the characters of the pages held, with their keys, stay within PAGES_HELD_CHARACTERS', async () => {
+    const add = (slugOf: string, promptLength: number) =>
+      elsewhere.presets.addVersion(
+        workspaceId,
+        slugOf,
+        { config: {}, system_prompt: 'x'.repeat(promptLength), creator_id: 'u' },
+        new Date(),
+      );
+    await add('measured', 1);
+    const measured = (await serving.presets.pageOfVersions(workspaceId, 'measured', 0, 1))?.versionsJson ?? '';
+    // Four one-version pages, each of a quarter of the bound less 20 characters: with their keys of
+    // 50 characters (a UUID, four figures, four spaces) the four are 120 over, without them 80 under.
+    const pageLength = PAGES_HELD_CHARACTERS / 4 - 20;
+    for (let i = 0; i < 4; i++) await add('large', pageLength - measured.length + 1);
+    const page = (offset: number) => serving.presets.pageOfVersions(workspaceId, 'large', offset, 1);
+    expect((await page(0))?.versionsJson).toHaveLength(pageLength);
+    for (const offset of [1, 2, 3]) await page(offset);
+    const pagesBefore = runsOf('presets.page');
+    await page(3);
+    expect(runsOf('presets.page') - pagesBefore).toBe(0);
+    await page(0);
     expect(runsOf('presets.page') - pagesBefore).toBe(1);
   }, 60_000);
 });

@@ -50,6 +50,16 @@ describe('a SQLite file', () => {
     expect(existsSync(`${file}-wal`)).toBe(false);
   });
 
+  it('commits with synchronous NORMAL, checks foreign keys, and waits 5 s for a lock held elsewhere', async () => {
+    const opened = await openDatabase({ kind: 'sqlite', filename: join(folder, 'pragmas', 'api.db') });
+    const pragma = async (name: string) => (await sql.raw(`PRAGMA ${name}`).execute(opened.db)).rows;
+    expect(await pragma('synchronous')).toEqual([{ synchronous: 1 }]);
+    expect(await pragma('foreign_keys')).toEqual([{ foreign_keys: 1 }]);
+    // better-sqlite3 sets this timeout of its own; node:sqlite waits for nothing unless told.
+    expect(await pragma('busy_timeout')).toEqual([{ timeout: 5000 }]);
+    await opened.db.destroy();
+  });
+
   it('refuses a key of a workspace that does not exist', async () => {
     const store = await openStore('sqlite::memory:', secrets);
     await expect(
@@ -123,6 +133,12 @@ describe('a store', () => {
     await expect(store.workspaces.list()).rejects.toThrow('driver has already been destroyed');
     // better-sqlite3 and node:sqlite say it in their own words.
     await expect(store.keys.findByHash('a'.repeat(64))).rejects.toThrow(/connection is not open|database is not open/);
+  });
+
+  it('made over a database migrated before, says it applied no migration', async () => {
+    const opened = await migrated();
+    expect(createStore(opened, secrets).migrationsApplied).toEqual([]);
+    await opened.db.destroy();
   });
 });
 

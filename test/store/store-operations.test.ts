@@ -229,6 +229,9 @@ describe('the reads of a destination update', () => {
     expect(await update(postgres)).toBeUndefined();
     const select = `select ${columns} from "destinations" where "id" = $1 and "workspace_id" = $2`;
     expect(reads.map(({ plain, locking }) => [plain.sql, locking.sql])).toEqual([[select, `${select} for update`]]);
+    expect(reads.map(({ plain, locking }) => [plain.name, locking.name])).toEqual([
+      ['destinations.read', 'destinations.readForUpdate'],
+    ]);
     expect(reads[0]?.locking.parameters).toEqual(['d', 'w']);
     // Writers queue per row, in the workspace that names it.
     expect(reads[0]?.row).toBe('destinations/w/d');
