@@ -215,19 +215,34 @@ describe('a migration that meets a lock another session holds', () => {
     await earlier.db.destroy();
     const holder = new pg.Client({ connectionString: own.url });
     await holder.connect();
-    await holder.query('begin');
-    await holder.query('select count(*) from destinations');
-    // Held past the statement timeout, and let go well within the lock timeout.
-    const released = new Promise((resolve) => setTimeout(resolve, 1000)).then(() => holder.query('rollback'));
+    // Outside the holder's transaction, which would see one snapshot of the sessions throughout.
+    const observer = new pg.Client({ connectionString: own.url });
+    await observer.connect();
     try {
-      const store = await openStore(own.url, createSecretBox(randomBytes(32)), {
-        timeouts: { statementMs: 200, lockMs: 5000 },
+      await holder.query('begin');
+      await holder.query('select count(*) from destinations');
+      const opening = openStore(own.url, createSecretBox(randomBytes(32)), {
+        timeouts: { statementMs: 200, lockMs: 10_000 },
       });
+      opening.catch(() => {});
+      // How long the migration has waited for the lock, by the database's clock.
+      const waitedMs = async () =>
+        Number(
+          (
+            await observer.query(
+              `select coalesce(max(extract(epoch from clock_timestamp() - query_start) * 1000), 0) as ms
+               from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+            )
+          ).rows[0].ms,
+        );
+      await expect.poll(waitedMs, { timeout: 5000, interval: 50 }).toBeGreaterThan(600);
+      await holder.query('rollback');
+      const store = await opening;
       expect(store.migrationsApplied).toEqual(['0002_external_user_broadcast_regions']);
       await store.close();
     } finally {
-      await released;
       await holder.end();
+      await observer.end();
       await own.drop();
     }
   });
