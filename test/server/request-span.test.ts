@@ -70,6 +70,8 @@ describe('a sampled request', () => {
       expect(child.spanId).not.toBe(server.spanId);
       expect(child.attributes['db.system.name']).toBe(testDatabaseKind === 'postgres' ? 'postgresql' : 'sqlite');
       expect(child.statusCode).toBe(STATUS_UNSET);
+      // Named by its store and query, as `keys.byHash`.
+      expect(child.name).toMatch(/^[a-z]+\.[A-Za-z]+$/);
     }
     expect(new Set(children.map((child) => child.spanId)).size).toBe(children.length);
 
