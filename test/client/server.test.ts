@@ -10,7 +10,7 @@ let target: ContractTarget;
 const VERSIONS = 7;
 
 /** Failures the test switches on: the store answers busy (503), fails (500) or is slow. */
-const faults = { busyCalls: 0, failNext: false, delayMs: 0 };
+const faults = { busyCalls: 0, failNext: false, delayMs: 0, slowCall: Promise.resolve() };
 
 function faultyStore(store: Store): Store {
   return {
@@ -18,7 +18,10 @@ function faultyStore(store: Store): Store {
     presets: {
       ...store.presets,
       pageOfVersions: async (...args) => {
-        if (faults.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, faults.delayMs));
+        if (faults.delayMs > 0) {
+          faults.slowCall = new Promise<void>((resolve) => setTimeout(resolve, faults.delayMs));
+          await faults.slowCall;
+        }
         if (faults.busyCalls > 0) {
           faults.busyCalls -= 1;
           throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
@@ -291,6 +294,8 @@ describe('client against the real server', () => {
       expect(error).toMatchObject({ name: 'TimeoutError' });
     } finally {
       faults.delayMs = 0;
+      // The server goes on with the call the client gave up on: it ends before the next test's faults.
+      await faults.slowCall;
     }
   });
 
