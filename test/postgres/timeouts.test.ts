@@ -164,17 +164,22 @@ describe('a database that answers nothing at all', () => {
 });
 
 describe('a migration that meets a lock another session holds', () => {
-  it('stops the start within the lock timeout, in one line that says so', async () => {
+  /** A database that lacks 0002, and a session of a long report reading the table 0002 alters. */
+  async function heldBeforeMigration(): Promise<{ own: TestDatabase; holder: pg.Client }> {
     const own = await createPostgresDatabase();
     const earlier = await openDatabase(parseDatabaseUrl(own.url));
     await migrateTo(earlier.db, '0001_initial');
     await earlier.db.destroy();
     const holder = new pg.Client({ connectionString: own.url });
     await holder.connect();
+    await holder.query('begin');
+    await holder.query('select count(*) from destinations');
+    return { own, holder };
+  }
+
+  it('stops the start within the lock timeout, in one line that says so', async () => {
+    const { own, holder } = await heldBeforeMigration();
     try {
-      // A long report reading the table that 0002 alters.
-      await holder.query('begin');
-      await holder.query('select count(*) from destinations');
       const started = performance.now();
       const failure = await openStore(own.url, createSecretBox(randomBytes(32)), { timeouts: { lockMs: 300 } }).then(
         async (store) => {
@@ -209,18 +214,11 @@ describe('a migration that meets a lock another session holds', () => {
   });
 
   it('waits for the lock as long as the lock timeout allows, free of the statement timeout of requests', async () => {
-    const own = await createPostgresDatabase();
-    const earlier = await openDatabase(parseDatabaseUrl(own.url));
-    await migrateTo(earlier.db, '0001_initial');
-    await earlier.db.destroy();
-    const holder = new pg.Client({ connectionString: own.url });
-    await holder.connect();
+    const { own, holder } = await heldBeforeMigration();
     // Outside the holder's transaction, which would see one snapshot of the sessions throughout.
     const observer = new pg.Client({ connectionString: own.url });
     await observer.connect();
     try {
-      await holder.query('begin');
-      await holder.query('select count(*) from destinations');
       const opening = openStore(own.url, createSecretBox(randomBytes(32)), {
         timeouts: { statementMs: 200, lockMs: 10_000 },
       });
