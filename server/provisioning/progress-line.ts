@@ -25,12 +25,15 @@ export function progressLine(
   if (stream.isTTY !== true) return { update: () => undefined, end: () => undefined };
   let writtenAt = Number.NEGATIVE_INFINITY;
   let last: string | undefined;
+  /** The text last written, as given, and the line it was written as (cut to the width). */
+  let written: string | undefined;
   let shown: string | undefined;
   const write = (text: string) => {
     // Cut to the terminal's width, so that the line never wraps and \r always returns to its start.
     const width = Math.max(20, (stream.columns ?? 80) - 1);
     const line = text.length > width ? `${text.slice(0, width - 1)}…` : text;
     stream.write(`\r${line}${' '.repeat(Math.max(0, (shown?.length ?? 0) - line.length))}`);
+    written = text;
     shown = line;
     writtenAt = now();
   };
@@ -40,9 +43,10 @@ export function progressLine(
       if (force || now() - writtenAt >= PROGRESS_INTERVAL_MS) write(text);
     },
     end() {
-      if (last !== undefined && last !== shown) write(last);
+      if (last !== undefined && last !== written) write(last);
       if (shown !== undefined) stream.write('\n');
       last = undefined;
+      written = undefined;
       shown = undefined;
     },
   };

@@ -43,6 +43,26 @@ describe('the progress line', () => {
     expect(written).toEqual([`\r${'x'.repeat(28)}…`]);
   });
 
+  it('keeps a line exactly as wide as the terminal allows, and ends a cut line without writing it again', () => {
+    const { stream, written } = terminal(30);
+    const line = progressLine(stream, () => 0);
+    line.update('y'.repeat(29));
+    line.update('x'.repeat(50), true);
+    line.end();
+    expect(written).toEqual([`\r${'y'.repeat(29)}`, `\r${'x'.repeat(28)}…`, '\n']);
+  });
+
+  it('writes the last text at its end when the interval held it back', () => {
+    let clock = 0;
+    const { stream, written } = terminal();
+    const line = progressLine(stream, () => clock);
+    line.update('rows 1');
+    clock += PROGRESS_INTERVAL_MS - 1;
+    line.update('rows 2');
+    line.end();
+    expect(written).toEqual(['\rrows 1', '\rrows 2', '\n']);
+  });
+
   it('ends nothing it never began', () => {
     const { stream, written } = terminal();
     progressLine(stream, () => 0).end();
@@ -57,6 +77,7 @@ describe('durations on the line', () => {
     [60, '1 min 0 s'],
     [200, '3 min 20 s'],
     [3599, '59 min 59 s'],
+    [3600, '1 h 0 min'],
     [7500, '2 h 5 min'],
     [-3, '0 s'],
   ])('%s s is %s', (seconds, words) => {
