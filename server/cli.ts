@@ -13,6 +13,7 @@ import { Provisioning } from './provisioning/index.js';
 import { runMain } from './run-main.js';
 import { loadSpec, type OpenApiDocument } from './spec.js';
 import type { Store } from './store/index.js';
+import { isReadOnlyRefusal } from './store/read-only.js';
 
 export async function main(argv: string[]): Promise<number> {
   let spec: OpenApiDocument;
@@ -61,6 +62,12 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (err instanceof RefusedError) {
       console.error(err.message);
+      return 1;
+    }
+    if (isReadOnlyRefusal(err)) {
+      console.error(
+        'The database is read-only while it moves: nothing was written. Writes resume after `npm run -s cli -- read-only --off`, or on the database it moved to.',
+      );
       return 1;
     }
     if (err instanceof FieldValidationError) {

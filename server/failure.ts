@@ -4,12 +4,14 @@ import { ConfigError } from './config-error.js';
 import { ContractError } from './spec.js';
 import { DatabaseOpenError, isDatabaseUnavailable } from './store/database.js';
 import { MigrationRefusal } from './store/migrate.js';
+import { DatabaseRefusal } from './store/refusal.js';
 
 /** `unexpected`: what to say of any other error, by default that it may be a bug and where to see more. */
 export function describeFailure(err: unknown, unexpected: (message: string) => string = withDebugHint): string {
   if (err instanceof ConfigError) return `Configuration error: ${err.message}`;
   if (err instanceof ContractError) return `Contract error: ${err.message}`;
-  if (err instanceof DatabaseOpenError || err instanceof MigrationRefusal) return err.message;
+  if (err instanceof DatabaseOpenError || err instanceof MigrationRefusal || err instanceof DatabaseRefusal)
+    return err.message;
   const {
     code,
     message,

@@ -57,6 +57,8 @@ export const TESTS_OF_MODULE: Readonly<Record<string, readonly string[]>> = {
   'server/provisioning/command-values.ts': ['test/provisioning/cli-commands.test.ts'],
   'server/provisioning/commands.ts': ['test/provisioning/cli-commands.test.ts', 'test/server/cli.test.ts'],
   'server/provisioning/demo.ts': ['test/provisioning/demo-seed.test.ts'],
+  'server/provisioning/command-table.ts': ['test/provisioning/cli-commands.test.ts'],
+  'server/provisioning/database-commands.ts': ['test/provisioning/cli-commands.test.ts', 'test/server/cli.test.ts'],
   'server/provisioning/index.ts': [
     'test/provisioning/provisioning.test.ts',
     'test/provisioning/provisioning-records.test.ts',
@@ -72,6 +74,8 @@ export const TESTS_OF_MODULE: Readonly<Record<string, readonly string[]>> = {
     'test/store/migrations.test.ts',
     'test/store/release-overlap.test.ts',
   ],
+  'server/store/migrations/0003_expand_data_moves.ts': ['test/store/read-only.test.ts', 'test/store/schema.test.ts'],
+  'server/store/refusal.ts': ['test/postgres/read-only-switch.test.ts'],
   'server/store/postgres.ts': ['test/postgres/patch-round-trips.test.ts', 'test/postgres/outage.test.ts'],
   'server/store/prepared.ts': ['test/store/prepared-queries.test.ts'],
   'server/store/sqlite-better-driver.ts': ['test/store/sqlite-drivers.test.ts'],

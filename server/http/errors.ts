@@ -6,6 +6,7 @@ import type { components } from '../../generated/api.js';
 import { type FieldError, FieldValidationError } from '../domain/field-errors.js';
 import { nodeAt, type OpenApiDocument } from '../spec.js';
 import { isDatabaseUnavailable } from '../store/database.js';
+import { isReadOnlyRefusal } from '../store/read-only.js';
 import { type ValidationErrorsExplainer, validatorFieldErrors } from './bad-request.js';
 import { declaresBody } from './request-head.js';
 
@@ -26,6 +27,8 @@ export class HttpError extends Error {
 }
 
 export const RETRY_AFTER_SECONDS = 1;
+/** While the database is read-only for a move, which takes minutes rather than a second. */
+export const READ_ONLY_RETRY_AFTER_SECONDS = 5;
 
 /** The envelope's own bounds, from ErrorResponse in openapi.yaml: whatever a request holds, the answer stays small. */
 export interface EnvelopeBounds {
@@ -209,6 +212,11 @@ function toHttpError(
   const status = clientErrorStatus(err);
   if (status !== undefined) return new HttpError(status, clientErrorMessage(req, status));
   // Last: a validator's 400 carries every failing field in its message, which can be long.
+  if (isReadOnlyRefusal(err)) {
+    return new HttpError(503, 'The service is read-only while its database moves; retry later.', null, {
+      'Retry-After': String(READ_ONLY_RETRY_AFTER_SECONDS),
+    });
+  }
   if (isDatabaseUnavailable(err)) {
     return new HttpError(503, 'Service temporarily unavailable; retry later.', null, {
       'Retry-After': String(RETRY_AFTER_SECONDS),
@@ -248,7 +256,11 @@ export function errorHandler({ logger, bounds, explainValidationErrors }: ErrorH
       sendError(res, 500, 'Internal server error.');
       return;
     }
-    if (httpError.status === 503) logger.warn({ err, url: req.originalUrl }, 'database unavailable');
+    if (httpError.status === 503)
+      logger.warn(
+        { err, url: req.originalUrl },
+        isReadOnlyRefusal(err) ? 'write refused: the database is read-only' : 'database unavailable',
+      );
     res.set(httpError.headers);
     const { message, metadata } = bounded(httpError, bounds);
     sendError(res, httpError.status, message, metadata);

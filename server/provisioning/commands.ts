@@ -8,51 +8,12 @@ import type { KeyKind } from '../domain/api-keys.js';
 import type { DataRegionsSent } from '../domain/data-regions.js';
 import type { ConfigValues } from '../domain/destination-config-rules.js';
 import { nodeAt, type OpenApiDocument } from '../spec.js';
-import type { Store } from '../store/index.js';
 import type { OptionValues } from './command-line.js';
+import { type CliCommand, type CommandContext, command } from './command-table.js';
 import { json, number, RefusedError, requireWorkspace, UsageError } from './command-values.js';
+import { databaseCommands } from './database-commands.js';
 import { seedDemo } from './demo.js';
-import { type NewKeyInput, type Provisioning, recordUsage } from './index.js';
-import type { CommandOption, CommandText } from './usage.js';
-
-/** What a command runs against. */
-export interface CommandContext {
-  store: Store;
-  /** Checks every input against the contract the CLI loaded. */
-  provisioning: Provisioning;
-  now: Date;
-  /** What the command warns of, one line each; the command goes on. */
-  warn: (line: string) => void;
-}
-
-type Run = (values: OptionValues, context: CommandContext) => Promise<unknown>;
-
-export interface CliCommand extends CommandText {
-  /** Absent for help alone, which the command line answers (command-line.ts) before anything runs. */
-  run?: Run;
-}
-
-type OptionValue<Option extends CommandOption> = Option extends { value: string } ? string : true;
-
-/** A command's options as its run sees them: every required one given, the others perhaps. */
-type ValuesOf<Options extends readonly CommandOption[]> = {
-  [Option in Options[number] as Option extends { required: true } ? Option['name'] : never]: OptionValue<Option>;
-} & {
-  [Option in Options[number] as Option extends { required: true } ? never : Option['name']]?: OptionValue<Option>;
-};
-
-/**
- * One runnable command of the table, its run typed by its own options. The command line has
- * checked the values against those options (requiredOptionMissing, optionProblem) before it runs.
- */
-function command<const Options extends readonly CommandOption[]>(entry: {
-  name: string;
-  about: string;
-  options: Options;
-  run: (values: ValuesOf<Options>, context: CommandContext) => Promise<unknown>;
-}): CliCommand {
-  return { ...entry, run: entry.run as unknown as Run };
-}
+import { type NewKeyInput, recordUsage } from './index.js';
 
 const hash = { name: 'hash', value: 'H', required: true, about: "the key's hash, as create-key printed it" } as const;
 
@@ -64,6 +25,8 @@ function setDisabled(disabled: boolean) {
     return { hash: values.hash, disabled };
   };
 }
+
+export type { CliCommand, CommandContext };
 
 export function cliCommands(spec: OpenApiDocument): CliCommand[] {
   const enumOf = (pointer: string) =>
@@ -266,13 +229,7 @@ export function cliCommands(spec: OpenApiDocument): CliCommand[] {
       ],
       run: (_values, { store, provisioning, now }) => seedDemo(store, provisioning, now),
     }),
-    command({
-      name: 'rotate-secrets-key',
-      about:
-        'Re-encrypt every secret under SECRETS_KEY; values sealed under SECRETS_KEY_PREVIOUS (comma-separated) are read, then resealed.',
-      options: [],
-      run: (_values, { store }) => store.destinations.resealAll(),
-    }),
+    ...databaseCommands(),
     { name: 'help', about: "Print the whole help, or one command's usage.", options: [], operand: '[command]' },
   ];
 }

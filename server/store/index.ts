@@ -16,6 +16,7 @@ import { destinationStore } from './destinations.js';
 import { keyStore } from './keys.js';
 import { migrateToLatest, migrationPlan } from './migrate.js';
 import { presetStore } from './presets.js';
+import { serviceStateStore } from './read-only.js';
 import { workspaceStore } from './workspaces.js';
 
 export type { PoolFigures } from './database.js';
@@ -25,6 +26,8 @@ export interface Store {
   readonly keys: ReturnType<typeof keyStore>;
   readonly destinations: ReturnType<typeof destinationStore>;
   readonly presets: ReturnType<typeof presetStore>;
+  /** The read-only switch of a database that moves. */
+  readonly serviceState: ReturnType<typeof serviceStateStore>;
   /** Resolves when the database answers a query. */
   ping(): Promise<void>;
   /** The connection pool's state; undefined for SQLite, which has none. */
@@ -72,6 +75,7 @@ export function createStore(
     // SQLite has one writer at a time; PostgreSQL locks the row once writes of it conflict.
     destinations: destinationStore(db, driver, secrets, { lockForUpdate: dialect === 'postgres' }),
     presets: presetStore(db, driver, dialect),
+    serviceState: serviceStateStore(db, dialect),
     async ping() {
       await sql`select 1`.execute(db);
     },

@@ -6,6 +6,7 @@ import type pg from 'pg';
 import { type DatabaseOptions, DEFAULT_TIMEOUTS, type LogQuery, type OpenedDatabase } from './connection.js';
 import { openConnectionPool } from './postgres-pool.js';
 import { type BoundQuery, kyselyDriver, type QueryDriver } from './prepared.js';
+import { isReadOnlyRefusal } from './read-only.js';
 import type { Database } from './tables.js';
 import { isDatabaseUnavailable } from './unavailable.js';
 import { createWriteAdmission } from './write-admission.js';
@@ -48,8 +49,9 @@ export function openPostgres(url: string, options: DatabaseOptions, logQuery?: L
     try {
       result = await client.query({ name, text: sql, values: parameters });
     } catch (err) {
-      // As pg's pool.query does: a connection whose query failed is closed, not reused.
-      client.release(err as Error);
+      // As pg's pool.query does: a connection whose query failed is closed, not reused; but one whose
+      // write the read-only switch refused is sound, and kept while the database moves.
+      client.release(isReadOnlyRefusal(err) ? undefined : (err as Error));
       throw err;
     }
     client.release();

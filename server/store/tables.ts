@@ -87,6 +87,26 @@ export interface PresetVersionsTable {
   updated_at: string;
 }
 
+/** One row: whether the database refuses writes while it moves (store/read-only.ts). */
+export interface ServiceStateTable {
+  id: number;
+  read_only: DbBoolean;
+  read_only_since: string | null;
+}
+
+/** A copy into this database, a row per table copied (store/copy/). */
+export interface CopyProgressTable {
+  table_name: string;
+  /** The source database, as describeDatabase names it. */
+  source: string;
+  /** PostgreSQL's bigint comes back as a string. */
+  rows_copied: ColumnType<number | string, number, number>;
+  last_key: string | null;
+  checksum: string;
+  done: DbBoolean;
+  updated_at: string;
+}
+
 /**
  * Every column of a table, by name, checked complete against its row type. Statements name their
  * columns, never `*`: a column that a newer release's expand migration adds then changes the shape
@@ -154,4 +174,6 @@ export interface Database {
   destinations: DestinationsTable;
   presets: PresetsTable;
   preset_versions: PresetVersionsTable;
+  service_state: ServiceStateTable;
+  copy_progress: CopyProgressTable;
 }

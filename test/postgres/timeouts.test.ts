@@ -195,7 +195,7 @@ describe('a migration that meets a lock another session holds', () => {
       );
       await holder.query('rollback');
       const store = await openStore(own.url, createSecretBox(randomBytes(32)));
-      expect(store.migrationsApplied).toEqual(['0002_external_user_broadcast_regions']);
+      expect(store.migrationsApplied).toEqual(['0002_external_user_broadcast_regions', '0003_expand_data_moves']);
       await store.close();
       // The connection the migration had of its own is closed with the rest.
       const sessions = async () =>
@@ -236,7 +236,7 @@ describe('a migration that meets a lock another session holds', () => {
       await expect.poll(waitedMs, { timeout: 5000, interval: 50 }).toBeGreaterThan(600);
       await holder.query('rollback');
       const store = await opening;
-      expect(store.migrationsApplied).toEqual(['0002_external_user_broadcast_regions']);
+      expect(store.migrationsApplied).toEqual(['0002_external_user_broadcast_regions', '0003_expand_data_moves']);
       await store.close();
     } finally {
       await holder.end();

@@ -114,6 +114,7 @@ describe('every command of the table runs', () => {
     'record-usage': (hash) => [['--key-hash', hash, '--amount', '1.5'], { recorded: 1.5, byok: false }],
     seed: () => [['--demo'], { management_key: expect.any(String) }],
     'rotate-secrets-key': () => [[], { resealed: 0 }],
+    'read-only': () => [[], { read_only: true, since: expect.any(String) }],
   };
 
   it('help alone is answered by the command line, never run; every other command is run here', () => {

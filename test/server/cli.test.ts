@@ -133,7 +133,7 @@ describe('cli', () => {
 
 describe('migrating as a step of its own', () => {
   const lacking =
-    'The database lacks migration 0001_initial, 0002_external_user_broadcast_regions of this release, and MIGRATE_ON_START is false: run `npm run migrate` (or `node dist/server/cli.js migrate`) first.';
+    'The database lacks migration 0001_initial, 0002_external_user_broadcast_regions, 0003_expand_data_moves of this release, and MIGRATE_ON_START is false: run `npm run migrate` (or `node dist/server/cli.js migrate`) first.';
 
   it('migrate applies what the database lacks, says which, and applies nothing the second time', async () => {
     const env = { ...database(), MIGRATE_ON_START: 'false' };
@@ -141,7 +141,7 @@ describe('migrating as a step of its own', () => {
     expect(first.code, first.stderr).toBe(0);
     expect(parse(first.stdout)).toEqual({
       migrated: true,
-      applied: ['0001_initial', '0002_external_user_broadcast_regions'],
+      applied: ['0001_initial', '0002_external_user_broadcast_regions', '0003_expand_data_moves'],
     });
     const second = await cli(['migrate'], env);
     expect(parse(second.stdout)).toEqual({ migrated: true, applied: [] });
@@ -158,5 +158,25 @@ describe('migrating as a step of its own', () => {
     expect(server.code).toBe(1);
     expect(server.stderr.trim()).toBe(lacking);
     expect(server.stdout).not.toContain('management key');
+  });
+});
+
+describe('a database made read-only for a move', () => {
+  it('refuses each provisioning write in one line with exit 1, writes nothing, and writes again once --off', async () => {
+    const env = database();
+    expect((await cli(['create-workspace', '--name', 'Before'], env)).code).toBe(0);
+    const on = await cli(['read-only'], env);
+    expect(on.code, on.stderr).toBe(0);
+    expect(parse(on.stdout)).toMatchObject({ read_only: true });
+    const refused = await cli(['create-workspace', '--name', 'During'], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr.trim()).toBe(
+      'The database is read-only while it moves: nothing was written. Writes resume after `npm run -s cli -- read-only --off`, or on the database it moved to.',
+    );
+    const listed = parse((await cli(['list-workspaces'], env)).stdout) as { workspaces: { name: string }[] };
+    expect(listed.workspaces.map((workspace) => workspace.name)).toEqual(['Before']);
+    expect(parse((await cli(['read-only', '--off'], env)).stdout)).toEqual({ read_only: false, since: null });
+    expect((await cli(['create-workspace', '--name', 'After'], env)).code).toBe(0);
   });
 });

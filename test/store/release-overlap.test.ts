@@ -180,7 +180,7 @@ describe('a release started without migrating (MIGRATE_ON_START=false)', () => {
   it('refuses a database that lacks its migrations, naming them, and applies nothing', async () => {
     const refusal = await refusalOf(openStore(url, secrets, { migrate: false }));
     expect(describeFailure(refusal)).toBe(
-      'The database lacks migration 0001_initial, 0002_external_user_broadcast_regions of this release, and MIGRATE_ON_START is false: run `npm run migrate` (or `node dist/server/cli.js migrate`) first.',
+      'The database lacks migration 0001_initial, 0002_external_user_broadcast_regions, 0003_expand_data_moves of this release, and MIGRATE_ON_START is false: run `npm run migrate` (or `node dist/server/cli.js migrate`) first.',
     );
     const migrated = await openStore(url, secrets);
     expect(migrated.migrationsApplied).toEqual(Object.keys(await releaseMigrations()));

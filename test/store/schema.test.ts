@@ -82,10 +82,12 @@ describe('the schema', () => {
     );
     expect(constraints).toEqual({
       api_keys: [],
+      copy_progress: [],
       destinations: [],
       key_usage_daily: ['key_usage_daily_pk'],
       preset_versions: ['preset_versions_preset_version_unique'],
       presets: ['presets_workspace_slug_unique'],
+      service_state: [],
       workspaces: [],
     });
   });

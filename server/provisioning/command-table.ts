@@ -1,0 +1,45 @@
+// How a command of the CLI's table is declared (commands.ts): its options, what it says of them,
+// and its run, typed by its own options.
+import type { Store } from '../store/index.js';
+import type { OptionValues } from './command-line.js';
+import type { Provisioning } from './index.js';
+import type { CommandOption, CommandText } from './usage.js';
+
+/** What a command runs against. */
+export interface CommandContext {
+  store: Store;
+  /** Checks every input against the contract the CLI loaded. */
+  provisioning: Provisioning;
+  now: Date;
+  /** What the command warns of, one line each; the command goes on. */
+  warn: (line: string) => void;
+}
+
+type Run = (values: OptionValues, context: CommandContext) => Promise<unknown>;
+
+export interface CliCommand extends CommandText {
+  /** Absent for help alone, which the command line answers (command-line.ts) before anything runs. */
+  run?: Run;
+}
+
+type OptionValue<Option extends CommandOption> = Option extends { value: string } ? string : true;
+
+/** A command's options as its run sees them: every required one given, the others perhaps. */
+type ValuesOf<Options extends readonly CommandOption[]> = {
+  [Option in Options[number] as Option extends { required: true } ? Option['name'] : never]: OptionValue<Option>;
+} & {
+  [Option in Options[number] as Option extends { required: true } ? never : Option['name']]?: OptionValue<Option>;
+};
+
+/**
+ * One runnable command of the table, its run typed by its own options. The command line has
+ * checked the values against those options (requiredOptionMissing, optionProblem) before it runs.
+ */
+export function command<const Options extends readonly CommandOption[]>(entry: {
+  name: string;
+  about: string;
+  options: Options;
+  run: (values: ValuesOf<Options>, context: CommandContext) => Promise<unknown>;
+}): CliCommand {
+  return { ...entry, run: entry.run as unknown as Run };
+}
