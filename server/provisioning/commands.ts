@@ -9,6 +9,7 @@ import type { DataRegionsSent } from '../domain/data-regions.js';
 import type { ConfigValues } from '../domain/destination-config-rules.js';
 import { nodeAt, type OpenApiDocument } from '../spec.js';
 import type { Store } from '../store/index.js';
+import { backupCommand } from './backup-command.js';
 import type { OptionValues } from './command-line.js';
 import { json, number, RefusedError, requireWorkspace, UsageError } from './command-values.js';
 import { seedDemo } from './demo.js';
@@ -273,6 +274,7 @@ export function cliCommands(spec: OpenApiDocument): CliCommand[] {
       options: [],
       run: (_values, { store }) => store.destinations.resealAll(),
     }),
+    backupCommand(),
     { name: 'help', about: "Print the whole help, or one command's usage.", options: [], operand: '[command]' },
   ];
 }
