@@ -3,13 +3,16 @@
 // Exit codes: 0 done, 1 not found or refused (said in one sentence), 2 usage (with the usage).
 import { loadConfig } from './config.js';
 import { openConfiguredStore } from './configured-store.js';
+import { developmentKeyFile } from './dev-key-file.js';
 import { FieldValidationError } from './domain/field-errors.js';
 import { systemClock } from './domain/time.js';
 import { describeFailure } from './failure.js';
+import { runsWithoutStore } from './provisioning/backup-command.js';
 import { readCommandLine, usageError } from './provisioning/command-line.js';
 import { RefusedError, UsageError } from './provisioning/command-values.js';
 import { cliCommands, runCommand } from './provisioning/commands.js';
 import { Provisioning } from './provisioning/index.js';
+import { progressLine } from './provisioning/progress-line.js';
 import { runMain } from './run-main.js';
 import { loadSpec, type OpenApiDocument } from './spec.js';
 import type { Store } from './store/index.js';
@@ -31,22 +34,40 @@ export async function main(argv: string[]): Promise<number> {
     return line.exitCode;
   }
   const command = line.run;
-  let store: Store;
+  const entry = commands.find((known) => known.name === command);
+  let run: () => Promise<unknown>;
+  let store: Store | undefined;
   try {
     const config = loadConfig(process.env, (message) => console.error(message));
-    // `migrate` always migrates; the other commands, as the server would start.
-    store = await openConfiguredStore(config, command === 'migrate' ? { migrate: true } : {});
+    if (runsWithoutStore(entry)) {
+      // The backup reads the file on a connection of its own: opening the store would migrate it, or make it a key.
+      const { databaseUrl } = config;
+      run = () =>
+        entry.runWithoutStore(line.values, {
+          databaseUrl,
+          ...(!process.env.SECRETS_KEY && {
+            developmentKeyFile: (file: string) => developmentKeyFile(`sqlite:${file}`),
+          }),
+          progress: progressLine(),
+        });
+    } else {
+      // `migrate` always migrates; the other commands, as the server would start.
+      const opened = await openConfiguredStore(config, command === 'migrate' ? { migrate: true } : {});
+      store = opened;
+      run = () =>
+        runCommand(commands, command, line.values, {
+          store: opened,
+          provisioning: new Provisioning(spec),
+          now: systemClock(),
+          warn: (warning) => console.error(warning),
+        });
+    }
   } catch (err) {
     console.error(describeFailure(err));
     return 1;
   }
   try {
-    const result = await runCommand(commands, command, line.values, {
-      store,
-      provisioning: new Provisioning(spec),
-      now: systemClock(),
-      warn: (warning) => console.error(warning),
-    });
+    const result = await run();
     console.log(JSON.stringify(result, null, line.values.json || command !== 'seed' ? undefined : 2));
     return 0;
   } catch (err) {
@@ -78,7 +99,7 @@ export async function main(argv: string[]): Promise<number> {
     console.error(describeFailure(err, (message) => `unexpected error: ${message}`));
     return 1;
   } finally {
-    await store.close();
+    await store?.close();
   }
 }
 

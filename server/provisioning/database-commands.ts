@@ -1,5 +1,6 @@
 // The commands that act on the database as a whole rather than on its records: resealing its
-// secrets, and making it read-only while it moves.
+// secrets, making it read-only while it moves, and backing it up.
+import { backupCommand } from './backup-command.js';
 import { type CliCommand, command } from './command-table.js';
 
 export function databaseCommands(): CliCommand[] {
@@ -18,5 +19,6 @@ export function databaseCommands(): CliCommand[] {
       options: [{ name: 'off', about: 'make the database writable again' }],
       run: (values, { store, now }) => store.serviceState.setReadOnly(values.off !== true, now),
     }),
+    backupCommand(),
   ];
 }

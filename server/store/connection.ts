@@ -66,6 +66,17 @@ export interface SqliteConnection extends SqliteDatabase {
   /** `run` as one BEGIN IMMEDIATE ... COMMIT, rolled back if it throws. */
   immediateTransaction<Args extends unknown[], T>(run: (...args: Args) => T): (...args: Args) => T;
   readonly driver: SqliteDriverName;
+  /**
+   * SQLite's online backup of the database into the file `target`, `pagesPerStep` pages a step;
+   * `onStep` is told after each step but the last, and what it throws ends the backup. The number
+   * of pages copied.
+   */
+  backup(target: string, pagesPerStep: number, onStep?: (progress: BackupProgress) => void): Promise<number>;
+}
+
+export interface BackupProgress {
+  totalPages: number;
+  remainingPages: number;
 }
 
 export interface SqliteOpenOptions {

@@ -16,6 +16,15 @@ export function openConnection(filename: string, options: SqliteOpenOptions): Sq
       const transaction = sqlite.transaction(run);
       return (...args: Args) => transaction.immediate(...args);
     },
+    async backup(target, pagesPerStep, onStep) {
+      const { totalPages } = await sqlite.backup(target, {
+        progress: (progress) => {
+          onStep?.(progress);
+          return pagesPerStep;
+        },
+      });
+      return totalPages;
+    },
     close: () => void sqlite.close(),
   };
 }

@@ -1,4 +1,5 @@
 // The SQLite connection on Node's own node:sqlite (Node 24 and later).
+import * as nodeSqlite from 'node:sqlite';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import type { SqliteConnection, SqliteOpenOptions } from './connection.js';
 
@@ -34,6 +35,14 @@ export function openConnection(filename: string, options: SqliteOpenOptions): Sq
           throw err;
         }
       };
+    },
+    backup(target, pagesPerStep, onStep) {
+      // Node.js has it from 22.16 on; the namespace, unlike a named import, loads on a 22 before it.
+      if (typeof nodeSqlite.backup !== 'function')
+        return Promise.reject(
+          new Error(`node:sqlite has no backup on Node.js ${process.versions.node} (22.16 or later)`),
+        );
+      return nodeSqlite.backup(sqlite, target, { rate: pagesPerStep, ...(onStep && { progress: onStep }) });
     },
     close: () => sqlite.close(),
   };

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { configRulesOf } from '../../server/domain/destination-config-rules.js';
 import { FieldValidationError } from '../../server/domain/field-errors.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
+import { runsWithoutStore } from '../../server/provisioning/backup-command.js';
 import { readCommandLine } from '../../server/provisioning/command-line.js';
 import { RefusedError, UsageError } from '../../server/provisioning/command-values.js';
 import { cliCommands, runCommand } from '../../server/provisioning/commands.js';
@@ -117,8 +118,9 @@ describe('every command of the table runs', () => {
     'read-only': () => [[], { read_only: true, since: expect.any(String) }],
   };
 
-  it('help alone is answered by the command line, never run; every other command is run here', () => {
-    expect(commands.filter((known) => !known.run).map((known) => known.name)).toEqual(['help']);
+  it('help alone is answered by the command line, never run; backup runs without the store (backup-command.test.ts); every other command is run here', () => {
+    expect(commands.filter((known) => !known.run).map((known) => known.name)).toEqual(['backup', 'help']);
+    expect(commands.filter(runsWithoutStore).map((known) => known.name)).toEqual(['backup']);
     expect(Object.keys(runs).sort()).toEqual(
       commands
         .filter((known) => known.run)
