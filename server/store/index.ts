@@ -16,15 +16,19 @@ import { destinationStore } from './destinations.js';
 import { keyStore } from './keys.js';
 import { migrateToLatest, migrationPlan } from './migrate.js';
 import { presetStore } from './presets.js';
+import { readSealedKeys, type SealedKeys } from './sealed-keys.js';
 import { workspaceStore } from './workspaces.js';
 
 export type { PoolFigures } from './database.js';
+export type { SealedKeys } from './sealed-keys.js';
 
 export interface Store {
   readonly workspaces: ReturnType<typeof workspaceStore>;
   readonly keys: ReturnType<typeof keyStore>;
   readonly destinations: ReturnType<typeof destinationStore>;
   readonly presets: ReturnType<typeof presetStore>;
+  /** The key ids the stored secrets are sealed under, and those the store's keys do not open. */
+  sealedKeys(): Promise<SealedKeys>;
   /** Resolves when the database answers a query. */
   ping(): Promise<void>;
   /** The connection pool's state; undefined for SQLite, which has none. */
@@ -72,6 +76,7 @@ export function createStore(
     // SQLite has one writer at a time; PostgreSQL locks the row once writes of it conflict.
     destinations: destinationStore(db, driver, secrets, { lockForUpdate: dialect === 'postgres' }),
     presets: presetStore(db, driver, dialect),
+    sealedKeys: () => readSealedKeys(db, secrets),
     async ping() {
       await sql`select 1`.execute(db);
     },
