@@ -33,8 +33,12 @@ export async function main(argv: string[]): Promise<number> {
   let store: Store;
   try {
     const config = loadConfig(process.env, (message) => console.error(message));
-    // `migrate` always migrates; the other commands, as the server would start.
-    store = await openConfiguredStore(config, command === 'migrate' ? { migrate: true } : {});
+    // `migrate` always migrates; the other commands, as the server would start. The keys are checked
+    // for the commands that touch secrets only: the others still serve a database whose key is lost.
+    store = await openConfiguredStore(config, {
+      checkSecrets: commands.find((known) => known.name === command)?.opensSecrets === true,
+      ...(command === 'migrate' && { migrate: true }),
+    });
   } catch (err) {
     console.error(describeFailure(err));
     return 1;

@@ -30,6 +30,8 @@ type Run = (values: OptionValues, context: CommandContext) => Promise<unknown>;
 export interface CliCommand extends CommandText {
   /** Absent for help alone, which the command line answers (command-line.ts) before anything runs. */
   run?: Run;
+  /** It reads or writes sealed secrets: the CLI checks first that its keys open those stored. */
+  opensSecrets?: true;
 }
 
 type OptionValue<Option extends CommandOption> = Option extends { value: string } ? string : true;
@@ -49,6 +51,7 @@ function command<const Options extends readonly CommandOption[]>(entry: {
   name: string;
   about: string;
   options: Options;
+  opensSecrets?: true;
   run: (values: ValuesOf<Options>, context: CommandContext) => Promise<unknown>;
 }): CliCommand {
   return { ...entry, run: entry.run as unknown as Run };
@@ -152,6 +155,8 @@ export function cliCommands(spec: OpenApiDocument): CliCommand[] {
     command({
       name: 'create-destination',
       about: 'Create an observability destination in a workspace.',
+      // Its config is sealed beside the others: under a key that opens none of them, it would be sealed apart.
+      opensSecrets: true,
       options: [
         workspace,
         {
@@ -260,6 +265,7 @@ export function cliCommands(spec: OpenApiDocument): CliCommand[] {
     command({
       name: 'seed',
       about: 'Create a demo workspace with keys, a destination and a preset.',
+      opensSecrets: true,
       options: [
         { name: 'demo', required: true, about: 'the demo workspace (the only seed there is)' },
         { name: 'json', about: 'print the JSON on one line' },
@@ -268,6 +274,7 @@ export function cliCommands(spec: OpenApiDocument): CliCommand[] {
     }),
     command({
       name: 'rotate-secrets-key',
+      opensSecrets: true,
       about:
         'Re-encrypt every secret under SECRETS_KEY; values sealed under SECRETS_KEY_PREVIOUS (comma-separated) are read, then resealed.',
       options: [],
