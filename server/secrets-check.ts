@@ -20,13 +20,14 @@ function givenKeys(config: GivenKeys): string {
   ].join(', ');
 }
 
-const list = (ids: readonly string[]) => ids.join(', ');
+/** `key 1a2b3c4d`, or `keys 1a2b3c4d, 5e6f7a8b`. */
+const keys = (ids: readonly string[]) => `key${ids.length > 1 ? 's' : ''} ${ids.join(', ')}`;
 
-export function mismatchMessage(sealedUnder: readonly string[], unopened: readonly string[], config: GivenKeys) {
+function mismatchMessage(sealedUnder: readonly string[], unopened: readonly string[], config: GivenKeys): string {
   const unsaved = config.developmentKey ? ` Nothing was saved to ${config.developmentKey.file}.` : '';
   return (
-    `the destination secrets in the database are sealed under key ${list(sealedUnder)}, and the keys given ` +
-    `(${givenKeys(config)}) do not open those sealed under ${list(unopened)}.${unsaved} ` +
+    `the destination secrets in the database are sealed under ${keys(sealedUnder)}, and the keys given ` +
+    `(${givenKeys(config)}) do not open those sealed under ${keys(unopened)}.${unsaved} ` +
     'Set SECRETS_KEY to the key they were sealed under, or give that key as SECRETS_KEY_PREVIOUS beside ' +
     'the new SECRETS_KEY and run `npm run -s cli -- rotate-secrets-key`.'
   );

@@ -64,7 +64,7 @@ describe('a start with keys that do not open the stored secrets', () => {
       PORT: '0',
     });
     expect(refusal(started)).toBe(
-      `Secrets key error: the destination secrets in the database are sealed under key ${idA}, and the keys given (${idB} (SECRETS_KEY)) do not open those sealed under ${idA}. Set SECRETS_KEY to the key they were sealed under, or give that key as SECRETS_KEY_PREVIOUS beside the new SECRETS_KEY and run \`npm run -s cli -- rotate-secrets-key\`.`,
+      `Secrets key error: the destination secrets in the database are sealed under key ${idA}, and the keys given (${idB} (SECRETS_KEY)) do not open those sealed under key ${idA}. Set SECRETS_KEY to the key they were sealed under, or give that key as SECRETS_KEY_PREVIOUS beside the new SECRETS_KEY and run \`npm run -s cli -- rotate-secrets-key\`.`,
     );
     expect(started.stdout).not.toContain('listening');
   });
@@ -171,6 +171,16 @@ describe('the check', () => {
     expect(refused).toBeInstanceOf(SecretsKeyMismatch);
     expect(describeFailure(refused)).toMatch(new RegExp(`^Secrets key error: [^\\n]*${idA}[^\\n]*${idB}[^\\n]*$`));
     // Asked not to check, it opens all the same (the commands that touch no secret).
-    await (await openConfiguredStore(withKey(keyB), { checkSecrets: false })).close();
+    const unchecked = await openConfiguredStore(withKey(keyB), { checkSecrets: false });
+    await unchecked.destinations.create(
+      { workspace_id: workspace.id, type: 'webhook', name: null, config: { url: 'https://example.com/other' } },
+      new Date(),
+    );
+    await unchecked.close();
+    const [first, second] = [idA, idB].sort();
+    const both = await openConfiguredStore(withKey(Buffer.alloc(32, 23))).catch((err: unknown) => err);
+    expect((both as Error).message).toContain(
+      `sealed under keys ${first}, ${second}, and the keys given (${secretsKeyId(Buffer.alloc(32, 23))} (SECRETS_KEY)) do not open those sealed under keys ${first}, ${second}.`,
+    );
   });
 });
