@@ -948,7 +948,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The database is unreachable, or it is read-only while it moves to another and the request would write; retry after `Retry-After` seconds. */
+        /** @description The database is unreachable, or it is read-only while it moves to another and the request would write, or a destination's stored secrets are sealed under a key this instance was not given; retry after `Retry-After` seconds. */
         ServiceUnavailable: {
             headers: {
                 "Cache-Control": components["headers"]["CacheControlNoStore"];

@@ -52,7 +52,12 @@ export async function main(argv: string[]): Promise<number> {
         });
     } else {
       // `migrate` always migrates; the other commands, as the server would start.
-      const opened = await openConfiguredStore(config, command === 'migrate' ? { migrate: true } : {});
+      // The keys are checked for the commands that touch secrets only: the others still serve a
+      // database whose key is lost.
+      const opened = await openConfiguredStore(config, {
+        checkSecrets: entry?.opensSecrets === true,
+        ...(command === 'migrate' && { migrate: true }),
+      });
       store = opened;
       run = () =>
         runCommand(commands, command, line.values, {

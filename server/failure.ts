@@ -1,6 +1,7 @@
 // What stopped a command, in one line: the errors a user can cause (configuration, the contract,
 // a busy port, an unreachable database) are said plainly, never as a stack trace.
 import { ConfigError } from './config-error.js';
+import { SecretsKeyMismatch } from './secrets-check.js';
 import { ContractError } from './spec.js';
 import { DatabaseOpenError, isDatabaseUnavailable } from './store/database.js';
 import { MigrationRefusal } from './store/migrate.js';
@@ -10,6 +11,7 @@ import { DatabaseRefusal } from './store/refusal.js';
 export function describeFailure(err: unknown, unexpected: (message: string) => string = withDebugHint): string {
   if (err instanceof ConfigError) return `Configuration error: ${err.message}`;
   if (err instanceof ContractError) return `Contract error: ${err.message}`;
+  if (err instanceof SecretsKeyMismatch) return `Secrets key error: ${err.message}`;
   if (err instanceof DatabaseOpenError || err instanceof MigrationRefusal || err instanceof DatabaseRefusal)
     return err.message;
   const {

@@ -15,6 +15,8 @@ export interface PendingDevelopmentKey {
 export interface ResolvedSecretsKey {
   /** 32-byte key for AES-256-GCM of the secrets at rest. */
   secretsKey: Buffer;
+  /** Where the key came from, as a start refused for keys that do not open the data says it (secrets-check.ts). */
+  secretsKeySource: string;
   /** Without SECRETS_KEY in development: the key made for the database, to save once it has opened. */
   developmentKey?: PendingDevelopmentKey;
 }
@@ -30,14 +32,16 @@ export function resolveSecretsKey(
   databaseUrl: string,
   warn: (message: string) => void,
 ): ResolvedSecretsKey {
-  if (env.SECRETS_KEY) return { secretsKey: decodeSecretsKey(env.SECRETS_KEY, 'SECRETS_KEY') };
+  if (env.SECRETS_KEY)
+    return { secretsKey: decodeSecretsKey(env.SECRETS_KEY, 'SECRETS_KEY'), secretsKeySource: 'SECRETS_KEY' };
   if (env.NODE_ENV === 'production') {
     throw new ConfigError(
       'SECRETS_KEY is required when NODE_ENV=production (32 random bytes in base64, e.g. `openssl rand -base64 32`).',
     );
   }
   const location = parseDatabaseUrl(databaseUrl);
-  if (location.kind === 'sqlite' && location.filename === ':memory:') return { secretsKey: randomBytes(32) };
+  if (location.kind === 'sqlite' && location.filename === ':memory:')
+    return { secretsKey: randomBytes(32), secretsKeySource: 'a random key of the in-memory database' };
   const keyFile = developmentKeyFile(databaseUrl);
   const cannot = (err: unknown) => {
     if (err instanceof ConfigError) return err;
@@ -48,7 +52,11 @@ export function resolveSecretsKey(
   };
   try {
     const own = readOwnKey(keyFile);
-    if (own) return { secretsKey: decodeSecretsKey(own.text, own.file) };
+    if (own)
+      return {
+        secretsKey: decodeSecretsKey(own.text, own.file),
+        secretsKeySource: `the development key file ${own.file}`,
+      };
     const made = newDevelopmentKey(location, keyFile);
     const save = () => {
       try {
@@ -58,23 +66,28 @@ export function resolveSecretsKey(
       }
       warn(made.warning);
     };
-    return { secretsKey: made.key, developmentKey: { file: keyFile, save } };
+    return { secretsKey: made.key, secretsKeySource: made.source, developmentKey: { file: keyFile, save } };
   } catch (err) {
     throw cannot(err);
   }
 }
 
 /** The key of a database that has none yet: its folder's shared key when it takes it over, a new one otherwise. */
-function newDevelopmentKey(location: DatabaseLocation, keyFile: string): { key: Buffer; warning: string } {
+function newDevelopmentKey(
+  location: DatabaseLocation,
+  keyFile: string,
+): { key: Buffer; source: string; warning: string } {
   const shared = readSharedKey(location, keyFile);
   if (shared) {
     return {
       key: decodeSecretsKey(shared.text, shared.file),
+      source: `the shared development key file ${shared.file}, to be copied to ${keyFile}`,
       warning: `SECRETS_KEY is not set: the development key of this database is now ${keyFile} (copied from ${shared.file}, which other databases of the folder may still use). Set SECRETS_KEY in production.`,
     };
   }
   return {
     key: randomBytes(32),
+    source: `a development key just generated for ${keyFile}`,
     warning: `SECRETS_KEY is not set: generated a development key into ${keyFile}. Set SECRETS_KEY in production.`,
   };
 }

@@ -12,16 +12,33 @@ export interface SecretBox {
   isCurrent(sealed: string): boolean;
 }
 
-function keyId(key: Buffer): string {
+/** The id a sealed value names its key by: 8 hex digits of the key's SHA-256, which tell nothing of the key. */
+export function secretsKeyId(key: Buffer): string {
   return createHash('sha256').update(key).digest('hex').slice(0, 8);
+}
+
+/**
+ * A sealed value that none of the keys given opens: sealed under a key the process was not given,
+ * or under one of its keys but altered since. The stored data is fine; the keys are not.
+ */
+export class UnreadableSecretError extends Error {
+  override name = 'UnreadableSecretError';
+  constructor(
+    /** The key id the value names. */
+    readonly keyId: string,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
 }
 
 /** `current` seals; `previous` keys only open what they sealed before a rotation. */
 export function createSecretBox(current: Buffer, previous: Buffer[] = []): SecretBox {
   for (const key of [current, ...previous])
     if (key.length !== 32) throw new Error('secret keys must be 32 bytes (base64-encoded)');
-  const currentId = keyId(current);
-  const keys = new Map([...previous, current].map((key) => [keyId(key), key]));
+  const currentId = secretsKeyId(current);
+  const keys = new Map([...previous, current].map((key) => [secretsKeyId(key), key]));
   return {
     seal(plaintext) {
       const iv = randomBytes(12);
@@ -47,10 +64,20 @@ export function createSecretBox(current: Buffer, previous: Buffer[] = []): Secre
         throw new Error('unrecognised sealed secret');
       }
       const key = keys.get(id);
-      if (!key) throw new Error(`secret sealed under an unknown key (${id}): is SECRETS_KEY_PREVIOUS missing?`);
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-      return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+      if (!key)
+        throw new UnreadableSecretError(
+          id,
+          `secret sealed under an unknown key (${id}): is SECRETS_KEY_PREVIOUS missing?`,
+        );
+      try {
+        const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+        decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+        return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString(
+          'utf8',
+        );
+      } catch (err) {
+        throw new UnreadableSecretError(id, `secret sealed under key ${id} does not open with it`, { cause: err });
+      }
     },
     isCurrent(sealed) {
       return sealed.split('.')[1] === currentId;

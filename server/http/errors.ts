@@ -4,6 +4,7 @@ import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'exp
 import type { Logger } from 'pino';
 import type { components } from '../../generated/api.js';
 import { type FieldError, FieldValidationError } from '../domain/field-errors.js';
+import { UnreadableSecretError } from '../domain/secrets.js';
 import { nodeAt, type OpenApiDocument } from '../spec.js';
 import { isDatabaseUnavailable } from '../store/database.js';
 import { isReadOnlyRefusal } from '../store/read-only.js';
@@ -217,7 +218,10 @@ function toHttpError(
       'Retry-After': String(READ_ONLY_RETRY_AFTER_SECONDS),
     });
   }
-  if (isDatabaseUnavailable(err)) {
+  // A secret this process has no key for (sealed by another process under another key since the
+  // start checked its keys, secrets-check.ts) is not the request's fault, nor a bug: it is served
+  // again once the process has the key.
+  if (isDatabaseUnavailable(err) || err instanceof UnreadableSecretError) {
     return new HttpError(503, 'Service temporarily unavailable; retry later.', null, {
       'Retry-After': String(RETRY_AFTER_SECONDS),
     });
@@ -256,7 +260,12 @@ export function errorHandler({ logger, bounds, explainValidationErrors }: ErrorH
       sendError(res, 500, 'Internal server error.');
       return;
     }
-    if (httpError.status === 503)
+    if (err instanceof UnreadableSecretError) {
+      logger.error(
+        { err, keyId: err.keyId, url: req.originalUrl },
+        `a stored secret is sealed under key ${err.keyId}, which this server's keys do not open: give it that key (SECRETS_KEY, or SECRETS_KEY_PREVIOUS) and restart it`,
+      );
+    } else if (httpError.status === 503)
       logger.warn(
         { err, url: req.originalUrl },
         isReadOnlyRefusal(err) ? 'write refused: the database is read-only' : 'database unavailable',

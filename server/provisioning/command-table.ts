@@ -20,6 +20,8 @@ type Run = (values: OptionValues, context: CommandContext) => Promise<unknown>;
 export interface CliCommand extends CommandText {
   /** Absent for help alone, which the command line answers (command-line.ts) before anything runs. */
   run?: Run;
+  /** It reads or writes sealed secrets: the CLI checks first that its keys open those stored. */
+  opensSecrets?: true;
 }
 
 type OptionValue<Option extends CommandOption> = Option extends { value: string } ? string : true;
@@ -39,6 +41,7 @@ export function command<const Options extends readonly CommandOption[]>(entry: {
   name: string;
   about: string;
   options: Options;
+  opensSecrets?: true;
   run: (values: ValuesOf<Options>, context: CommandContext) => Promise<unknown>;
 }): CliCommand {
   return { ...entry, run: entry.run as unknown as Run };

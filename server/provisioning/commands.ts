@@ -115,6 +115,8 @@ export function cliCommands(spec: OpenApiDocument): CliCommand[] {
     command({
       name: 'create-destination',
       about: 'Create an observability destination in a workspace.',
+      // Its config is sealed beside the others: under a key that opens none of them, it would be sealed apart.
+      opensSecrets: true,
       options: [
         workspace,
         {
@@ -223,6 +225,7 @@ export function cliCommands(spec: OpenApiDocument): CliCommand[] {
     command({
       name: 'seed',
       about: 'Create a demo workspace with keys, a destination and a preset.',
+      opensSecrets: true,
       options: [
         { name: 'demo', required: true, about: 'the demo workspace (the only seed there is)' },
         { name: 'json', about: 'print the JSON on one line' },

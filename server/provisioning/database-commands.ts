@@ -7,6 +7,7 @@ export function databaseCommands(): CliCommand[] {
   return [
     command({
       name: 'rotate-secrets-key',
+      opensSecrets: true,
       about:
         'Re-encrypt every secret under SECRETS_KEY; values sealed under SECRETS_KEY_PREVIOUS (comma-separated) are read, then resealed.',
       options: [],

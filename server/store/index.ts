@@ -17,9 +17,11 @@ import { keyStore } from './keys.js';
 import { migrateToLatest, migrationPlan } from './migrate.js';
 import { presetStore } from './presets.js';
 import { serviceStateStore } from './read-only.js';
+import { readSealedKeys, type SealedKeys } from './sealed-keys.js';
 import { workspaceStore } from './workspaces.js';
 
 export type { PoolFigures } from './database.js';
+export type { SealedKeys } from './sealed-keys.js';
 
 export interface Store {
   readonly workspaces: ReturnType<typeof workspaceStore>;
@@ -28,6 +30,8 @@ export interface Store {
   readonly presets: ReturnType<typeof presetStore>;
   /** The read-only switch of a database that moves. */
   readonly serviceState: ReturnType<typeof serviceStateStore>;
+  /** The key ids the stored secrets are sealed under, and those the store's keys do not open. */
+  sealedKeys(): Promise<SealedKeys>;
   /** Resolves when the database answers a query. */
   ping(): Promise<void>;
   /** The connection pool's state; undefined for SQLite, which has none. */
@@ -76,6 +80,7 @@ export function createStore(
     destinations: destinationStore(db, driver, secrets, { lockForUpdate: dialect === 'postgres' }),
     presets: presetStore(db, driver, dialect),
     serviceState: serviceStateStore(db, dialect),
+    sealedKeys: () => readSealedKeys(db, secrets),
     async ping() {
       await sql`select 1`.execute(db);
     },

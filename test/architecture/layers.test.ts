@@ -9,7 +9,10 @@ const serverDir = join(projectRoot, 'server');
 
 /** Highest first; a module may import its own layer or any below. */
 const LAYERS: [string, RegExp][] = [
-  ['entries', /^(main|cli|run-main|failure|config|config-values|dev-key-file|secrets-key|configured-store)\.ts$/],
+  [
+    'entries',
+    /^(main|cli|run-main|failure|config|config-values|dev-key-file|secrets-key|secrets-check|configured-store)\.ts$/,
+  ],
   ['composition', /^(app|request-pipeline)\.ts$/],
   ['operations', /^operations\//],
   ['http, telemetry and provisioning', /^(http|telemetry|provisioning)\//],

@@ -1,7 +1,7 @@
 // Secrets sealed at rest (server/domain/secrets.ts): AES-256-GCM, and key rotation.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createSecretBox } from '../../server/domain/secrets.js';
+import { createSecretBox, secretsKeyId, UnreadableSecretError } from '../../server/domain/secrets.js';
 
 describe('secrets at rest', () => {
   const box = createSecretBox(randomBytes(32));
@@ -34,6 +34,26 @@ describe('secrets at rest', () => {
     expect(during.isCurrent(resealed)).toBe(true);
     expect(createSecretBox(newKey).open(resealed)).toBe('rotated');
     expect(() => createSecretBox(newKey).open(sealedBefore)).toThrow(/unknown key/);
+  });
+
+  it('says of a value it cannot open that it is unreadable, naming the key id the value names', () => {
+    const key = randomBytes(32);
+    const sealed = createSecretBox(key).seal('top secret');
+    const parts = sealed.split('.');
+    const tampered = [...parts.slice(0, 3), Buffer.alloc(16).toString('base64url'), parts[4]].join('.');
+    for (const [box, value] of [
+      [createSecretBox(randomBytes(32)), sealed],
+      [createSecretBox(key), tampered],
+    ] as const) {
+      let thrown: unknown;
+      try {
+        box.open(value);
+      } catch (err) {
+        thrown = err;
+      }
+      expect(thrown).toBeInstanceOf(UnreadableSecretError);
+      expect((thrown as UnreadableSecretError).keyId).toBe(secretsKeyId(key));
+    }
   });
 
   it('needs a 32-byte key', () => {

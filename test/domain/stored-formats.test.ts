@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { API_KEY_PATTERN } from '../../server/domain/api-keys.js';
 import { looksMasked } from '../../server/domain/masking.js';
-import { createSecretBox } from '../../server/domain/secrets.js';
+import { createSecretBox, UnreadableSecretError } from '../../server/domain/secrets.js';
 
 describe('secrets at rest', () => {
   const KEY = Buffer.alloc(32, 7);
@@ -28,7 +28,10 @@ describe('secrets at rest', () => {
     expect(() => box.open(SEALED_BEFORE.replace(/^v1\./, 'v2.'))).toThrow(new Error('unrecognised sealed secret'));
     expect(() => box.open('plain text')).toThrow(new Error('unrecognised sealed secret'));
     expect(() => createSecretBox(randomBytes(32)).open(SEALED_BEFORE)).toThrow(
-      new Error('secret sealed under an unknown key (4bb06f8e): is SECRETS_KEY_PREVIOUS missing?'),
+      new UnreadableSecretError(
+        '4bb06f8e',
+        'secret sealed under an unknown key (4bb06f8e): is SECRETS_KEY_PREVIOUS missing?',
+      ),
     );
   });
 });
