@@ -19,6 +19,7 @@ const postgresSuites = [
   'test/store/release-overlap.test.ts',
   'test/store/read-once.test.ts',
   'test/store/read-only.test.ts',
+  'test/store/copy-database.test.ts',
   'test/store/sealed-keys.test.ts',
   'test/server/errors.test.ts',
   'test/server/unstorable-text.test.ts',

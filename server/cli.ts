@@ -3,20 +3,19 @@
 // Exit codes: 0 done, 1 not found or refused (said in one sentence), 2 usage (with the usage).
 import { loadConfig } from './config.js';
 import { openConfiguredStore } from './configured-store.js';
-import { developmentKeyFile } from './dev-key-file.js';
 import { FieldValidationError } from './domain/field-errors.js';
 import { systemClock } from './domain/time.js';
 import { describeFailure } from './failure.js';
-import { runsWithoutStore } from './provisioning/backup-command.js';
 import { readCommandLine, usageError } from './provisioning/command-line.js';
+import { runsWithoutStore } from './provisioning/command-table.js';
 import { RefusedError, UsageError } from './provisioning/command-values.js';
 import { cliCommands, runCommand } from './provisioning/commands.js';
 import { Provisioning } from './provisioning/index.js';
-import { progressLine } from './provisioning/progress-line.js';
 import { runMain } from './run-main.js';
 import { loadSpec, type OpenApiDocument } from './spec.js';
 import type { Store } from './store/index.js';
 import { isReadOnlyRefusal } from './store/read-only.js';
+import { storelessContext } from './storeless-context.js';
 
 export async function main(argv: string[]): Promise<number> {
   let spec: OpenApiDocument;
@@ -40,16 +39,9 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const config = loadConfig(process.env, (message) => console.error(message));
     if (runsWithoutStore(entry)) {
-      // The backup reads the file on a connection of its own: opening the store would migrate it, or make it a key.
-      const { databaseUrl } = config;
-      run = () =>
-        entry.runWithoutStore(line.values, {
-          databaseUrl,
-          ...(!process.env.SECRETS_KEY && {
-            developmentKeyFile: (file: string) => developmentKeyFile(`sqlite:${file}`),
-          }),
-          progress: progressLine(),
-        });
+      // These read the database on connections of their own: opening the store would migrate it, or make it a key.
+      const context = storelessContext(config, process.env, (warning) => console.error(warning));
+      run = () => entry.runWithoutStore(line.values, context);
     } else {
       // `migrate` always migrates; the other commands, as the server would start.
       // The keys are checked for the commands that touch secrets only: the others still serve a

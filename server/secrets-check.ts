@@ -4,6 +4,7 @@
 import type { Config } from './config.js';
 import { secretsKeyId } from './domain/secrets.js';
 import type { Store } from './store/index.js';
+import type { SealedKeys } from './store/sealed-keys.js';
 
 /** Keys that do not open the stored secrets: shown as one line, and exit 1. */
 export class SecretsKeyMismatch extends Error {
@@ -35,6 +36,10 @@ function mismatchMessage(sealedUnder: readonly string[], unopened: readonly stri
 
 /** Resolves when the keys open a sample of every key id the stored secrets name; an empty database passes. */
 export async function checkSecretsKeys(store: Store, config: GivenKeys): Promise<void> {
-  const { sealedUnder, unopened } = await store.sealedKeys();
+  refuseUnopenedKeys(await store.sealedKeys(), config);
+}
+
+/** Throws the mismatch when some stored secrets are sealed under a key not given. */
+export function refuseUnopenedKeys({ sealedUnder, unopened }: SealedKeys, config: GivenKeys): void {
   if (unopened.length > 0) throw new SecretsKeyMismatch(mismatchMessage(sealedUnder, unopened, config));
 }

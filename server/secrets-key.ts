@@ -91,3 +91,34 @@ function newDevelopmentKey(
     warning: `SECRETS_KEY is not set: generated a development key into ${keyFile}. Set SECRETS_KEY in production.`,
   };
 }
+
+/**
+ * The key a copy seals the target's secrets under (copy-database): TARGET_SECRETS_KEY; else the
+ * source's own key, which under SECRETS_KEY the target shares. In development, the target's own
+ * key file when it has one, else the source's key, saved as the target's once the copy writes.
+ */
+export function resolveTargetSecretsKey(
+  env: NodeJS.ProcessEnv,
+  targetUrl: string,
+  sourceKey: Buffer,
+  warn: (message: string) => void,
+): ResolvedSecretsKey {
+  if (env.TARGET_SECRETS_KEY)
+    return {
+      secretsKey: decodeSecretsKey(env.TARGET_SECRETS_KEY, 'TARGET_SECRETS_KEY'),
+      secretsKeySource: 'TARGET_SECRETS_KEY',
+    };
+  if (env.SECRETS_KEY) return { secretsKey: sourceKey, secretsKeySource: 'SECRETS_KEY' };
+  const keyFile = developmentKeyFile(targetUrl);
+  const own = readOwnKey(keyFile);
+  if (own)
+    return {
+      secretsKey: decodeSecretsKey(own.text, own.file),
+      secretsKeySource: `the development key file ${own.file}`,
+    };
+  const save = () => {
+    writeKeyFile(keyFile, sourceKey);
+    warn(`SECRETS_KEY is not set: the development key of the target is now ${keyFile}, the source's key.`);
+  };
+  return { secretsKey: sourceKey, secretsKeySource: "the source's key", developmentKey: { file: keyFile, save } };
+}

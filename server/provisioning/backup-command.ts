@@ -18,28 +18,10 @@ import {
 import { basename, dirname, join, resolve } from 'node:path';
 import { backupSqliteFile, checkSqliteFile } from '../store/backup.js';
 import { parseDatabaseUrl } from '../store/database.js';
-import type { OptionValues } from './command-line.js';
+import type { BackupContext, StorelessCommand } from './command-table.js';
 import { RefusedError } from './command-values.js';
-import type { ProgressLine } from './progress-line.js';
-import type { CommandText } from './usage.js';
 
-export interface BackupContext {
-  databaseUrl: string;
-  /** Where a database file's development key is kept; absent under SECRETS_KEY, which seals the secrets instead. */
-  developmentKeyFile?: (databaseFile: string) => string;
-  progress: ProgressLine;
-}
-
-/** A command of the table that the CLI runs without opening the store. */
-export interface StorelessCommand extends CommandText {
-  runWithoutStore(values: OptionValues, context: BackupContext): Promise<unknown>;
-}
-
-export function runsWithoutStore(command: CommandText | undefined): command is StorelessCommand {
-  return command !== undefined && 'runWithoutStore' in command;
-}
-
-export function backupCommand(): StorelessCommand {
+export function backupCommand(): StorelessCommand<BackupContext> {
   return {
     name: 'backup',
     about:

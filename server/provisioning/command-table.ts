@@ -1,8 +1,11 @@
 // How a command of the CLI's table is declared (commands.ts): its options, what it says of them,
 // and its run, typed by its own options.
+import type { SecretBox } from '../domain/secrets.js';
 import type { Store } from '../store/index.js';
+import type { SealedKeys } from '../store/sealed-keys.js';
 import type { OptionValues } from './command-line.js';
 import type { Provisioning } from './index.js';
+import type { ProgressLine } from './progress-line.js';
 import type { CommandOption, CommandText } from './usage.js';
 
 /** What a command runs against. */
@@ -45,4 +48,32 @@ export function command<const Options extends readonly CommandOption[]>(entry: {
   run: (values: ValuesOf<Options>, context: CommandContext) => Promise<unknown>;
 }): CliCommand {
   return { ...entry, run: entry.run as unknown as Run };
+}
+
+/** What backup, which opens no store, is given of the configuration. */
+export interface BackupContext {
+  databaseUrl: string;
+  /** Where a database file's development key is kept; absent under SECRETS_KEY, which seals the secrets instead. */
+  developmentKeyFile?: (databaseFile: string) => string;
+  progress: ProgressLine;
+}
+
+/** What a command that opens no store is given: what backup is, and what copy-database needs besides. */
+export interface StorelessContext extends BackupContext {
+  /** SECRETS_KEY and SECRETS_KEY_PREVIOUS, or the development key of DATABASE_URL. */
+  secrets: SecretBox;
+  /** Throws, in one line, when stored secrets are sealed under a key that `secrets` lacks. */
+  refuseKeys(sealed: SealedKeys): void;
+  /** The key another database's secrets are sealed under, and what saves it as that database's development key. */
+  targetSecrets(databaseUrl: string): { secrets: SecretBox; save?: () => void };
+  connectTimeoutMs: number;
+}
+
+/** A command of the table that the CLI runs without opening the store, which would migrate the database or make it a key. */
+export interface StorelessCommand<Context extends BackupContext = StorelessContext> extends CommandText {
+  runWithoutStore(values: OptionValues, context: Context): Promise<unknown>;
+}
+
+export function runsWithoutStore(command: CommandText | undefined): command is StorelessCommand {
+  return command !== undefined && 'runWithoutStore' in command;
 }

@@ -1,7 +1,8 @@
 // The commands that act on the database as a whole rather than on its records: resealing its
-// secrets, making it read-only while it moves, and backing it up.
+// secrets, making it read-only while it moves, backing it up and copying it into another.
 import { backupCommand } from './backup-command.js';
 import { type CliCommand, command } from './command-table.js';
+import { copyCommand } from './copy-command.js';
 
 export function databaseCommands(): CliCommand[] {
   return [
@@ -21,5 +22,6 @@ export function databaseCommands(): CliCommand[] {
       run: (values, { store, now }) => store.serviceState.setReadOnly(values.off !== true, now),
     }),
     backupCommand(),
+    copyCommand(),
   ];
 }

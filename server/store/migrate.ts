@@ -50,7 +50,7 @@ export function releaseMigrations(): Promise<Record<string, Migration>> {
 }
 
 /** The names of the migrations applied to the database, in order; none when it has never been migrated. */
-async function appliedMigrations(db: Kysely<Database>): Promise<string[]> {
+export async function appliedMigrations(db: Kysely<Database>): Promise<string[]> {
   const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
   if (!tables.some((table) => table.name === MIGRATION_TABLE)) return [];
   const { rows } = await sql<{ name: string }>`select name from ${sql.table(MIGRATION_TABLE)} order by name`.execute(

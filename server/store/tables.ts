@@ -156,6 +156,17 @@ export const DESTINATION_COLUMNS = allColumns<DestinationsTable>()([
 
 export const WORKSPACE_COLUMNS = allColumns<WorkspacesTable>()(['id', 'name', 'created_at']);
 
+export const PRESET_COLUMNS = allColumns<PresetsTable>()([
+  'id',
+  'workspace_id',
+  'slug',
+  'name',
+  'version_count',
+  'created_at',
+]);
+
+export const KEY_USAGE_DAY_COLUMNS = allColumns<KeyUsageDailyTable>()(['key_id', 'day', 'usage', 'byok_usage']);
+
 export const PRESET_VERSION_COLUMNS = allColumns<PresetVersionsTable>()([
   'id',
   'preset_id',

@@ -11,7 +11,7 @@ const serverDir = join(projectRoot, 'server');
 const LAYERS: [string, RegExp][] = [
   [
     'entries',
-    /^(main|cli|run-main|failure|config|config-values|dev-key-file|secrets-key|secrets-check|configured-store)\.ts$/,
+    /^(main|cli|run-main|failure|config|config-values|dev-key-file|secrets-key|secrets-check|configured-store|storeless-context)\.ts$/,
   ],
   ['composition', /^(app|request-pipeline)\.ts$/],
   ['operations', /^operations\//],

@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { configRulesOf } from '../../server/domain/destination-config-rules.js';
 import { FieldValidationError } from '../../server/domain/field-errors.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
-import { runsWithoutStore } from '../../server/provisioning/backup-command.js';
 import { readCommandLine } from '../../server/provisioning/command-line.js';
+import { runsWithoutStore } from '../../server/provisioning/command-table.js';
 import { RefusedError, UsageError } from '../../server/provisioning/command-values.js';
 import { cliCommands, runCommand } from '../../server/provisioning/commands.js';
 import { nodeAt } from '../../server/spec.js';
@@ -118,9 +118,13 @@ describe('every command of the table runs', () => {
     'read-only': () => [[], { read_only: true, since: expect.any(String) }],
   };
 
-  it('help alone is answered by the command line, never run; backup runs without the store (backup-command.test.ts); every other command is run here', () => {
-    expect(commands.filter((known) => !known.run).map((known) => known.name)).toEqual(['backup', 'help']);
-    expect(commands.filter(runsWithoutStore).map((known) => known.name)).toEqual(['backup']);
+  it('help alone is answered by the command line, never run; backup and copy-database run without the store (their own tests); every other command is run here', () => {
+    expect(commands.filter((known) => !known.run).map((known) => known.name)).toEqual([
+      'backup',
+      'copy-database',
+      'help',
+    ]);
+    expect(commands.filter(runsWithoutStore).map((known) => known.name)).toEqual(['backup', 'copy-database']);
     expect(Object.keys(runs).sort()).toEqual(
       commands
         .filter((known) => known.run)

@@ -67,6 +67,8 @@ export interface TestServerOptions {
   now?: string;
   /** Defaults to a fresh in-memory database. */
   databaseUrl?: string;
+  /** The keys of the secrets; a random key by default. */
+  secrets?: SecretBox;
   /** Wraps the store, to make it fail in chosen ways. */
   store?: (store: Store) => Store;
   /** Out of reach unless a test sets it. */
@@ -87,7 +89,7 @@ export interface TestServerOptions {
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const secrets = createSecretBox(randomBytes(32));
+  const secrets = options.secrets ?? createSecretBox(randomBytes(32));
   const database = options.databaseUrl
     ? { url: options.databaseUrl, drop: async () => undefined }
     : await createTestDatabase();

@@ -1,0 +1,265 @@
+// copy-database: every row of one database into another, of either kind, from one snapshot of the
+// source, in batches of bounded size, each committed with the copy's progress so that a copy that
+// was interrupted goes on where it stopped (--resume). It ends with a check of both sides: rows and
+// a checksum per table, each side read as the API reads it. README, "Moving to PostgreSQL".
+import { existsSync } from 'node:fs';
+import { type Kysely, sql } from 'kysely';
+import type { SecretBox } from '../../domain/secrets.js';
+import { type DatabaseLocation, describeDatabase, parseDatabaseUrl } from '../database.js';
+import { migrateToLatest } from '../migrate.js';
+import { DatabaseRefusal } from '../refusal.js';
+import { readSealedKeys, type SealedKeys } from '../sealed-keys.js';
+import type { Database } from '../tables.js';
+import { COPIED_TABLES, type CopiedTable, keyOf, rowValues, TableChecksum } from './copied-tables.js';
+import { checkSourceSchema, checkTarget, openForCopy, refuseSameDatabase } from './copy-checks.js';
+import { postgresSnapshot, postgresWriter } from './postgres-side.js';
+import type { BatchWriter, SnapshotReader } from './sides.js';
+import { sqliteSnapshot, sqliteWriter } from './sqlite-side.js';
+
+/** Rows a batch reads and writes at most: memory stays bounded whatever the database's size. */
+export const COPY_BATCH_ROWS = 5000;
+
+export interface CopyOptions {
+  /** `refuseKeys` throws when the source's secrets are sealed under a key that `secrets` lacks. */
+  source: { url: string; secrets: SecretBox; refuseKeys: (sealed: SealedKeys) => void };
+  /** The target's secrets: values sealed under another key than its current one are sealed again. */
+  target: { url: string; secrets: SecretBox };
+  resume: boolean;
+  connectTimeoutMs: number;
+  batchRows?: number;
+  now?: () => Date;
+  /** Told after each batch. */
+  onProgress?: (progress: CopyProgress) => void;
+  /** Called once every check has passed, before the first write (the development key is saved there). */
+  beforeWriting?: () => void;
+}
+
+export interface CopyProgress {
+  table: string;
+  copied: number;
+  total: number;
+}
+
+export interface TableReport {
+  read: number;
+  written: number;
+  source: { rows: number; checksum: string };
+  target: { rows: number; checksum: string };
+  ms: number;
+}
+
+export interface CopyReport {
+  source: string;
+  target: string;
+  resumed: boolean;
+  migrations: string[];
+  tables: Record<string, TableReport>;
+  /** Whether every table has the same rows and checksum on both sides. */
+  equal: boolean;
+  ms: number;
+}
+
+const snapshotOf = (location: DatabaseLocation, connectTimeoutMs: number): Promise<SnapshotReader> =>
+  location.kind === 'sqlite' ? sqliteSnapshot(location.filename) : postgresSnapshot(location.url, connectTimeoutMs);
+
+const writerOf = (location: DatabaseLocation, connectTimeoutMs: number): Promise<BatchWriter> =>
+  location.kind === 'sqlite' ? sqliteWriter(location.filename) : postgresWriter(location.url, connectTimeoutMs);
+
+function locationOf(url: string, role: 'source' | 'target'): DatabaseLocation {
+  let location: DatabaseLocation;
+  try {
+    location = parseDatabaseUrl(url);
+  } catch (err) {
+    throw new DatabaseRefusal(
+      `${(err as Error).message.replace(/^DATABASE_URL/, role === 'target' ? '--to' : 'DATABASE_URL')}.`,
+    );
+  }
+  if (location.kind === 'sqlite' && location.filename === ':memory:')
+    throw new DatabaseRefusal(`The ${role} is an in-memory database (sqlite::memory:), which no other process sees.`);
+  if (role === 'source' && location.kind === 'sqlite' && !existsSync(location.filename))
+    throw new DatabaseRefusal(`There is no database at ${location.filename} (DATABASE_URL): nothing to copy.`);
+  return location;
+}
+
+export async function copyDatabase(options: CopyOptions): Promise<CopyReport> {
+  const started = performance.now();
+  const now = options.now ?? (() => new Date());
+  const batchRows = options.batchRows ?? COPY_BATCH_ROWS;
+  const from = locationOf(options.source.url, 'source');
+  const to = locationOf(options.target.url, 'target');
+  const sourceName = describeDatabase(from);
+  const targetName = describeDatabase(to);
+  const source = await openForCopy(from, options.connectTimeoutMs, 'source');
+  let target: Kysely<Database> | undefined;
+  try {
+    const targetExists = to.kind === 'postgres' || existsSync(to.filename);
+    target = targetExists ? await openForCopy(to, options.connectTimeoutMs, 'target') : undefined;
+    await refuseSameDatabase({ location: from, db: source }, { location: to, db: target });
+    const migrations = await checkSourceSchema(source, sourceName);
+    options.source.refuseKeys(await readSealedKeys(source, options.source.secrets));
+    const state = target
+      ? await checkTarget(target, targetName, sourceName, migrations, options.resume)
+      : { applied: [], progress: new Map() };
+    options.beforeWriting?.();
+    target ??= await openForCopy(to, options.connectTimeoutMs, 'target');
+    await migrateToLatest(target);
+    await copyMigrationHistory(source, target);
+    const resumed = state.progress.size > 0;
+    const tables = await copyRows(options, from, to, sourceName, batchRows, now);
+    // A resumed copy read its earlier batches from an earlier snapshot: the source is read again whole.
+    if (resumed) await checksumsOf(from, options, options.source.secrets, tables, 'source');
+    await checksumsOf(to, options, options.target.secrets, tables, 'target');
+    const equal = Object.values(tables).every(
+      (table) => table.source.rows === table.target.rows && table.source.checksum === table.target.checksum,
+    );
+    return {
+      source: sourceName,
+      target: targetName,
+      resumed,
+      migrations,
+      tables,
+      equal,
+      ms: Math.round(performance.now() - started),
+    };
+  } finally {
+    await source.destroy();
+    await target?.destroy();
+  }
+}
+
+/** The target's migrations as the source ran them, so that its history says when each was applied. */
+async function copyMigrationHistory(source: Kysely<Database>, target: Kysely<Database>): Promise<void> {
+  const { rows } = await sql<{ name: string; timestamp: string }>`select name, timestamp from kysely_migration`.execute(
+    source,
+  );
+  for (const row of rows)
+    await sql`update kysely_migration set timestamp = ${row.timestamp} where name = ${row.name}`.execute(target);
+}
+
+async function copyRows(
+  options: CopyOptions,
+  from: DatabaseLocation,
+  to: DatabaseLocation,
+  sourceName: string,
+  batchRows: number,
+  now: () => Date,
+): Promise<Record<string, TableReport>> {
+  const reader = await snapshotOf(from, options.connectTimeoutMs);
+  const writer = await writerOf(to, options.connectTimeoutMs).catch(async (err: unknown) => {
+    await reader.close();
+    throw err;
+  });
+  const reports: Record<string, TableReport> = {};
+  try {
+    const done = await progressOf(to, options);
+    for (const table of COPIED_TABLES) {
+      const started = performance.now();
+      const total = await reader.count(table);
+      const earlier = done.get(table.name);
+      const checksum = new TableChecksum(table, options.source.secrets, earlier?.checksum);
+      let after: unknown[] | null = earlier?.last_key ? (JSON.parse(earlier.last_key) as unknown[]) : null;
+      let copied = earlier?.rows_copied ?? 0;
+      let read = 0;
+      let finished = earlier?.done ?? false;
+      while (!finished) {
+        const rows = await reader.rowsAfter(table, after, batchRows);
+        read += rows.length;
+        const values = rows.map((row) => {
+          checksum.add(row);
+          return sealedFor(table, rowValues(table, row), options);
+        });
+        const last = rows.at(-1);
+        if (last) after = keyOf(table, last);
+        copied += rows.length;
+        finished = rows.length < batchRows;
+        await writer.write(table, values, {
+          table_name: table.name,
+          source: sourceName,
+          rows_copied: copied,
+          last_key: after === null ? null : JSON.stringify(after),
+          checksum: checksum.toString(),
+          done: finished,
+          updated_at: now().toISOString(),
+        });
+        options.onProgress?.({ table: table.name, copied, total });
+      }
+      reports[table.name] = {
+        read,
+        written: read,
+        source: { rows: copied, checksum: checksum.toString() },
+        target: { rows: 0, checksum: '' },
+        ms: Math.round(performance.now() - started),
+      };
+    }
+  } finally {
+    await writer.close();
+    await reader.close();
+  }
+  return reports;
+}
+
+/** A row's sealed secrets as the target keeps them: as they are when under its key, sealed again otherwise. */
+function sealedFor(table: CopiedTable, values: unknown[], options: CopyOptions): unknown[] {
+  if (table.sealed === undefined) return values;
+  const at = table.columns.indexOf(table.sealed);
+  const sealed = String(values[at]);
+  if (!options.target.secrets.isCurrent(sealed))
+    values[at] = options.target.secrets.seal(options.source.secrets.open(sealed));
+  return values;
+}
+
+type Progress = { rows_copied: number; last_key: string | null; checksum: string; done: boolean };
+
+/** What an interrupted copy had committed into the target, by table. */
+async function progressOf(to: DatabaseLocation, options: CopyOptions): Promise<Map<string, Progress>> {
+  const db = await openForCopy(to, options.connectTimeoutMs, 'target');
+  try {
+    const rows = await db
+      .selectFrom('copy_progress')
+      .select(['table_name', 'rows_copied', 'last_key', 'checksum', 'done'])
+      .execute();
+    return new Map(
+      rows.map((row) => [
+        row.table_name,
+        {
+          rows_copied: Number(row.rows_copied),
+          last_key: row.last_key,
+          checksum: row.checksum,
+          done: Boolean(row.done),
+        },
+      ]),
+    );
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** Reads one side whole, in one snapshot, into the reports' rows and checksums of that side. */
+async function checksumsOf(
+  location: DatabaseLocation,
+  options: CopyOptions,
+  secrets: SecretBox,
+  reports: Record<string, TableReport>,
+  side: 'source' | 'target',
+): Promise<void> {
+  const reader = await snapshotOf(location, options.connectTimeoutMs);
+  try {
+    for (const table of COPIED_TABLES) {
+      const checksum = new TableChecksum(table, secrets);
+      let rows = 0;
+      let after: unknown[] | null = null;
+      for (;;) {
+        const batch = await reader.rowsAfter(table, after, options.batchRows ?? COPY_BATCH_ROWS);
+        for (const row of batch) checksum.add(row);
+        rows += batch.length;
+        const last = batch.at(-1);
+        if (!last || batch.length < (options.batchRows ?? COPY_BATCH_ROWS)) break;
+        after = keyOf(table, last);
+      }
+      const report = reports[table.name];
+      if (report) report[side] = { rows, checksum: checksum.toString() };
+    }
+  } finally {
+    await reader.close();
+  }
+}
