@@ -5,7 +5,7 @@
 import { once } from 'node:events';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { CopiedTable, Row } from './copied-tables.js';
+import type { Row } from './copied-tables.js';
 import { type BatchWriter, batchQuery, PROGRESS_COLUMNS, progressUpsert, type SnapshotReader } from './sides.js';
 
 const placeholder = (n: number) => `$${n}`;
