@@ -3,6 +3,7 @@
 // was interrupted goes on where it stopped (--resume). It ends with a check of both sides: rows and
 // a checksum per table, each side read as the API reads it. README, "Moving to PostgreSQL".
 import { existsSync } from 'node:fs';
+import { setImmediate } from 'node:timers/promises';
 import { type Kysely, sql } from 'kysely';
 import type { SecretBox } from '../../domain/secrets.js';
 import { type DatabaseLocation, describeDatabase, parseDatabaseUrl } from '../database.js';
@@ -10,14 +11,14 @@ import { migrateToLatest } from '../migrate.js';
 import { DatabaseRefusal } from '../refusal.js';
 import { readSealedKeys, type SealedKeys } from '../sealed-keys.js';
 import type { Database } from '../tables.js';
-import { COPIED_TABLES, type CopiedTable, keyOf, rowValues, TableChecksum } from './copied-tables.js';
+import { COPIED_TABLES, type CopiedTable, keyOf, rowValues, tableChecksum } from './copied-tables.js';
 import { checkSourceSchema, checkTarget, openForCopy, refuseSameDatabase } from './copy-checks.js';
-import { postgresSnapshot, postgresWriter } from './postgres-side.js';
-import type { BatchWriter, SnapshotReader } from './sides.js';
-import { sqliteSnapshot, sqliteWriter } from './sqlite-side.js';
+import { snapshotOf, writerOf } from './open-sides.js';
+import { tableFigures } from './side-checksums.js';
 
 /** Rows a batch reads and writes at most: memory stays bounded whatever the database's size. */
 export const COPY_BATCH_ROWS = 5000;
+const YIELD_EVERY_ROWS = 500;
 
 export interface CopyOptions {
   /** `refuseKeys` throws when the source's secrets are sealed under a key that `secrets` lacks. */
@@ -58,12 +59,6 @@ export interface CopyReport {
   equal: boolean;
   ms: number;
 }
-
-const snapshotOf = (location: DatabaseLocation, connectTimeoutMs: number): Promise<SnapshotReader> =>
-  location.kind === 'sqlite' ? sqliteSnapshot(location.filename) : postgresSnapshot(location.url, connectTimeoutMs);
-
-const writerOf = (location: DatabaseLocation, connectTimeoutMs: number): Promise<BatchWriter> =>
-  location.kind === 'sqlite' ? sqliteWriter(location.filename) : postgresWriter(location.url, connectTimeoutMs);
 
 function locationOf(url: string, role: 'source' | 'target'): DatabaseLocation {
   let location: DatabaseLocation;
@@ -106,9 +101,14 @@ export async function copyDatabase(options: CopyOptions): Promise<CopyReport> {
     await copyMigrationHistory(source, target);
     const resumed = state.progress.size > 0;
     const tables = await copyRows(options, from, to, sourceName, batchRows, now);
-    // A resumed copy read its earlier batches from an earlier snapshot: the source is read again whole.
-    if (resumed) await checksumsOf(from, options, options.source.secrets, tables, 'source');
-    await checksumsOf(to, options, options.target.secrets, tables, 'target');
+    for (const table of COPIED_TABLES) {
+      const report = tables[table.name];
+      if (!report) continue;
+      report.target = await tableFigures(to, options.connectTimeoutMs, options.target.secrets, table, batchRows);
+      // A resumed copy read its earlier batches from an earlier snapshot: the source is read again whole.
+      if (resumed)
+        report.source = await tableFigures(from, options.connectTimeoutMs, options.source.secrets, table, batchRows);
+    }
     const equal = Object.values(tables).every(
       (table) => table.source.rows === table.target.rows && table.source.checksum === table.target.checksum,
     );
@@ -150,13 +150,20 @@ async function copyRows(
     throw err;
   });
   const reports: Record<string, TableReport> = {};
+  // One batch is written while the next is read: the target's work overlaps the source's.
+  let writing: Promise<void> = Promise.resolve();
+  const write = async (next: () => Promise<void>) => {
+    await writing;
+    writing = next();
+    writing.catch(() => {});
+  };
   try {
     const done = await progressOf(to, options);
     for (const table of COPIED_TABLES) {
       const started = performance.now();
       const total = await reader.count(table);
       const earlier = done.get(table.name);
-      const checksum = new TableChecksum(table, options.source.secrets, earlier?.checksum);
+      const checksum = await tableChecksum(table, options.source.secrets, earlier?.checksum);
       let after: unknown[] | null = earlier?.last_key ? (JSON.parse(earlier.last_key) as unknown[]) : null;
       let copied = earlier?.rows_copied ?? 0;
       let read = 0;
@@ -164,15 +171,18 @@ async function copyRows(
       while (!finished) {
         const rows = await reader.rowsAfter(table, after, batchRows);
         read += rows.length;
-        const values = rows.map((row) => {
+        const values: unknown[][] = [];
+        for (const [index, row] of rows.entries()) {
           checksum.add(row);
-          return sealedFor(table, rowValues(table, row), options);
-        });
+          values.push(sealedFor(table, rowValues(table, row), options));
+          // The batch being written goes out on its socket only while the event loop turns.
+          if (index % YIELD_EVERY_ROWS === YIELD_EVERY_ROWS - 1) await setImmediate();
+        }
         const last = rows.at(-1);
         if (last) after = keyOf(table, last);
         copied += rows.length;
         finished = rows.length < batchRows;
-        await writer.write(table, values, {
+        const progress = {
           table_name: table.name,
           source: sourceName,
           rows_copied: copied,
@@ -180,8 +190,11 @@ async function copyRows(
           checksum: checksum.toString(),
           done: finished,
           updated_at: now().toISOString(),
+        };
+        await write(async () => {
+          await writer.write(table, values, progress);
+          options.onProgress?.({ table: table.name, copied: progress.rows_copied, total });
         });
-        options.onProgress?.({ table: table.name, copied, total });
       }
       reports[table.name] = {
         read,
@@ -191,7 +204,9 @@ async function copyRows(
         ms: Math.round(performance.now() - started),
       };
     }
+    await writing;
   } finally {
+    await writing.catch(() => {});
     await writer.close();
     await reader.close();
   }
@@ -231,35 +246,5 @@ async function progressOf(to: DatabaseLocation, options: CopyOptions): Promise<M
     );
   } finally {
     await db.destroy();
-  }
-}
-
-/** Reads one side whole, in one snapshot, into the reports' rows and checksums of that side. */
-async function checksumsOf(
-  location: DatabaseLocation,
-  options: CopyOptions,
-  secrets: SecretBox,
-  reports: Record<string, TableReport>,
-  side: 'source' | 'target',
-): Promise<void> {
-  const reader = await snapshotOf(location, options.connectTimeoutMs);
-  try {
-    for (const table of COPIED_TABLES) {
-      const checksum = new TableChecksum(table, secrets);
-      let rows = 0;
-      let after: unknown[] | null = null;
-      for (;;) {
-        const batch = await reader.rowsAfter(table, after, options.batchRows ?? COPY_BATCH_ROWS);
-        for (const row of batch) checksum.add(row);
-        rows += batch.length;
-        const last = batch.at(-1);
-        if (!last || batch.length < (options.batchRows ?? COPY_BATCH_ROWS)) break;
-        after = keyOf(table, last);
-      }
-      const report = reports[table.name];
-      if (report) report[side] = { rows, checksum: checksum.toString() };
-    }
-  } finally {
-    await reader.close();
   }
 }

@@ -1,0 +1,38 @@
+// The check at the end of a copy: one side's rows and checksum of a table, read whole in one
+// snapshot of its own, as the API reads them (copied-tables.ts).
+import type { SecretBox } from '../../domain/secrets.js';
+import type { DatabaseLocation } from '../database.js';
+import { type CopiedTable, keyOf, tableChecksum } from './copied-tables.js';
+import { snapshotOf } from './open-sides.js';
+
+export interface SideFigures {
+  rows: number;
+  checksum: string;
+}
+
+export async function tableFigures(
+  location: DatabaseLocation,
+  connectTimeoutMs: number,
+  secrets: SecretBox,
+  table: CopiedTable,
+  limit: number,
+): Promise<SideFigures> {
+  const reader = await snapshotOf(location, connectTimeoutMs);
+  try {
+    const checksum = await tableChecksum(table, secrets);
+    let rows = 0;
+    // The next batch is asked for before this one is summed.
+    let next = reader.rowsAfter(table, null, limit);
+    for (;;) {
+      const batch = await next;
+      const last = batch.at(-1);
+      const more = last !== undefined && batch.length === limit;
+      if (more) next = reader.rowsAfter(table, keyOf(table, last), limit);
+      for (const row of batch) checksum.add(row);
+      rows += batch.length;
+      if (!more) return { rows, checksum: checksum.toString() };
+    }
+  } finally {
+    await reader.close();
+  }
+}
