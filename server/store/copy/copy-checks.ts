@@ -34,7 +34,8 @@ export async function openForCopy(
     });
     return db;
   } catch (err) {
-    const reason = openFailureReason(err);
+    // The target is named by --to, not by DATABASE_URL.
+    const reason = openFailureReason(err)?.replace('DATABASE_URL', role === 'target' ? '--to' : 'DATABASE_URL');
     if (reason === undefined) throw err;
     throw new DatabaseOpenError(name, reason, { cause: err });
   }

@@ -3,6 +3,7 @@
 // was interrupted goes on where it stopped (--resume). It ends with a check of both sides: rows and
 // a checksum per table, each side read as the API reads it. README, "Moving to PostgreSQL".
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { setImmediate } from 'node:timers/promises';
 import { type Kysely, sql } from 'kysely';
 import type { SecretBox } from '../../domain/secrets.js';
@@ -82,7 +83,10 @@ export async function copyDatabase(options: CopyOptions): Promise<CopyReport> {
   const batchRows = options.batchRows ?? COPY_BATCH_ROWS;
   const from = locationOf(options.source.url, 'source');
   const to = locationOf(options.target.url, 'target');
-  const sourceName = describeDatabase(from);
+  // A resumed copy must name its source as the first did, however DATABASE_URL spells its file now.
+  const sourceName = describeDatabase(
+    from.kind === 'sqlite' ? { kind: 'sqlite', filename: resolve(from.filename) } : from,
+  );
   const targetName = describeDatabase(to);
   const source = await openForCopy(from, options.connectTimeoutMs, 'source');
   let target: Kysely<Database> | undefined;
