@@ -22,7 +22,9 @@ export async function largeSource(url: string, days = 40_000, versions = 20_000)
         .values(
           Array.from({ length: Math.min(500, days - start) }, (_, i) => ({
             key_id: keys[(start + i) % keys.length]?.id ?? '',
-            day: `1${String(start + i).padStart(5, '0')}-01-01`,
+            // A day of its own for each row, from 1900 on: a date as the API writes it, which fits
+            // PostgreSQL's column as well as SQLite's.
+            day: new Date(Date.UTC(1900, 0, 1) + (start + i) * 86_400_000).toISOString().slice(0, 10),
             usage: (start + i) / 7,
             byok_usage: 0,
           })),
