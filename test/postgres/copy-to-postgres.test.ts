@@ -3,7 +3,10 @@
 // that was not, PostgreSQL back into SQLite, and a PostgreSQL target that does not exist refused.
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sqliteFile } from '../support/copy-fixtures.js';
+import { describeFailure } from '../../server/failure.js';
+import { copyDatabase } from '../../server/store/copy/copy-database.js';
+import { openDatabase, parseDatabaseUrl } from '../../server/store/database.js';
+import { fillDatabase, sqliteFile } from '../support/copy-fixtures.js';
 import { checksumsOf, copyCli, killedCopy, largeSource } from '../support/copy-processes.js';
 import { createPostgresDatabase, type TestDatabase } from '../support/database.js';
 
@@ -87,5 +90,30 @@ describe('copy-database between SQLite and PostgreSQL, through the CLI', () => {
     );
     expect(lines[0]).toContain('does not exist');
     expect(refused.stdout).toBe('');
+  });
+});
+
+describe('a row that SQLite holds and PostgreSQL does not take', () => {
+  it('stops the copy in one line naming the table, keeping the batches before it', async () => {
+    const source = sqliteFile();
+    const filled = await fillDatabase(source.url);
+    const { db } = await openDatabase(parseDatabaseUrl(source.url));
+    const [key] = await db.selectFrom('api_keys').select('id').limit(1).execute();
+    // SQLite keeps any length in a varchar(10); PostgreSQL keeps ten characters at most.
+    await db
+      .insertInto('key_usage_daily')
+      .values({ key_id: key?.id ?? '', day: '2026-01-01T00', usage: 1, byok_usage: 0 })
+      .execute();
+    await db.destroy();
+    const target = await postgresDatabase();
+    const refusal = await copyDatabase({
+      source: { url: source.url, secrets: filled.secrets, refuseKeys: () => {} },
+      target: { url: target.url, secrets: filled.secrets },
+      resume: false,
+      connectTimeoutMs: 5000,
+    }).catch((err: unknown) => describeFailure(err));
+    expect(refusal).toMatch(
+      /^The PostgreSQL database "[^"]+" on [^ ]+ refused a row of key_usage_daily among those after the first 0 \(value too long for type character varying\(10\)\): the rows before them are kept\. Correct the row in the source, then run again with --resume\.$/,
+    );
   });
 });

@@ -104,7 +104,7 @@ export async function copyDatabase(options: CopyOptions): Promise<CopyReport> {
     await migrateToLatest(target);
     await copyMigrationHistory(source, target);
     const resumed = state.progress.size > 0;
-    const tables = await copyRows(options, from, to, sourceName, batchRows, now);
+    const tables = await copyRows(options, from, to, sourceName, batchRows, now, targetName);
     for (const table of COPIED_TABLES) {
       const report = tables[table.name];
       if (!report) continue;
@@ -147,6 +147,7 @@ async function copyRows(
   sourceName: string,
   batchRows: number,
   now: () => Date,
+  targetName: string,
 ): Promise<Record<string, TableReport>> {
   const reader = await snapshotOf(from, options.connectTimeoutMs);
   const writer = await writerOf(to, options.connectTimeoutMs).catch(async (err: unknown) => {
@@ -196,7 +197,9 @@ async function copyRows(
           updated_at: now().toISOString(),
         };
         await write(async () => {
-          await writer.write(table, values, progress);
+          await writer.write(table, values, progress).catch((err: unknown) => {
+            throw refusedBatch(err, table.name, targetName, progress.rows_copied - values.length);
+          });
           options.onProgress?.({ table: table.name, copied: progress.rows_copied, total });
         });
       }
@@ -215,6 +218,19 @@ async function copyRows(
     await reader.close();
   }
   return reports;
+}
+
+/**
+ * A batch that the target refuses for what a row holds (a value PostgreSQL does not take that SQLite
+ * did, say): one line, and what came before it stays, for --resume once the row is corrected.
+ */
+function refusedBatch(err: unknown, table: string, targetName: string, before: number): unknown {
+  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  const data = typeof code === 'string' && (/^2[23][0-9A-Z]{3}$/.test(code) || code.startsWith('SQLITE_CONSTRAINT'));
+  if (!data) return err;
+  return new DatabaseRefusal(
+    `The ${targetName} refused a row of ${table} among those after the first ${before} (${String(message)}): the rows before them are kept. Correct the row in the source, then run again with --resume.`,
+  );
 }
 
 /** A row's sealed secrets as the target keeps them: as they are when under its key, sealed again otherwise. */
