@@ -19,11 +19,15 @@ import { runMain } from '../server/run-main.js';
 import { COPIED_TABLES, rowValues } from '../server/store/copy/copied-tables.js';
 import { COPY_BATCH_ROWS } from '../server/store/copy/copy-database.js';
 import { copyText } from '../server/store/copy/postgres-side.js';
+import type { Place } from '../server/store/copy/sides.js';
 import { sqliteSnapshot } from '../server/store/copy/sqlite-side.js';
 import { openStore } from '../server/store/index.js';
 import { sizeOf, writeCopySource } from './copy-source.js';
 import { postgresDatabase } from './shared/processes.js';
 import { median } from './shared/stats.js';
+
+/** As `npm run cli` and the README's `node dist/server/cli.js` run the CLI. */
+const CLI_NODE_FLAGS = ['--max-old-space-size=256'];
 
 const USAGE = 'usage: BENCH_POSTGRES_URL=<server URL> npm run bench:copy-database -- [--rounds N] [--keys N]';
 
@@ -34,14 +38,12 @@ async function exportTables(source: string, dir: string): Promise<Map<string, st
   try {
     for (const table of COPIED_TABLES) {
       const lines: string[] = [];
-      let after: unknown[] | null = null;
-      for (;;) {
-        const rows = await reader.rowsAfter(table, after, COPY_BATCH_ROWS);
+      let from: Place | null = null;
+      do {
+        const { rows, next } = await reader.batch(table, from, COPY_BATCH_ROWS);
         for (const row of rows) lines.push(`${rowValues(table, row).map(copyText).join('\t')}\n`);
-        const last = rows.at(-1);
-        if (!last) break;
-        after = table.key.map((column) => last[column]);
-      }
+        from = next;
+      } while (from !== null);
       const file = join(dir, `${table.name}.copy`);
       writeFileSync(file, lines.join(''));
       chmodSync(file, 0o644);
@@ -116,7 +118,7 @@ async function copyDatabaseRun(
   secretsKey: Buffer,
 ): Promise<{ ms: number; rssMb: number }> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['dist/server/cli.js', 'copy-database', '--to', target], {
+  const child = spawn(process.execPath, [...CLI_NODE_FLAGS, 'dist/server/cli.js', 'copy-database', '--to', target], {
     env: { ...process.env, DATABASE_URL: `sqlite:${source}`, SECRETS_KEY: secretsKey.toString('base64') },
   });
   let peak = 0;

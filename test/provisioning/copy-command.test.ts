@@ -3,9 +3,12 @@
 // same checksums as one that was not; what it refuses is one line with exit 1, before it writes.
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { secretsKeyId } from '../../server/domain/secrets.js';
+import { createSecretBox, secretsKeyId } from '../../server/domain/secrets.js';
+import { copyCommand } from '../../server/provisioning/copy-command.js';
+import type { ProgressLine } from '../../server/provisioning/progress-line.js';
+import { COPIED_TABLES } from '../../server/store/copy/copied-tables.js';
 import { openDatabase, parseDatabaseUrl } from '../../server/store/database.js';
-import { sqliteFile } from '../support/copy-fixtures.js';
+import { fillDatabase, sqliteFile } from '../support/copy-fixtures.js';
 import { checksumsOf, copyCli, killedCopy, largeSource, SECRETS_KEY } from '../support/copy-processes.js';
 import { runEntry } from '../support/process.js';
 
@@ -63,6 +66,22 @@ describe('what copy-database refuses, in one line and exit 1', () => {
     expect(existsSync(target.url.slice('sqlite:'.length))).toBe(false);
   });
 
+  it('a missing key: in development, the key made for a source without its key file, which is not saved', async () => {
+    const source = sqliteFile();
+    await largeSource(source.url, 0, 0);
+    const target = sqliteFile();
+    const refused = await copyCli(['--to', target.url], { DATABASE_URL: source.url, SECRETS_KEY: '' });
+    expect(refused.code).toBe(1);
+    const keyFile = `${source.url.slice('sqlite:'.length)}.key`;
+    expect(refused.stderr.trim().split('\n').at(-1)).toMatch(
+      new RegExp(
+        `^Secrets key error: .*sealed under key ${secretsKeyId(Buffer.from(SECRETS_KEY, 'base64'))}.* Nothing was saved to ${keyFile}\\.`,
+      ),
+    );
+    expect(existsSync(keyFile)).toBe(false);
+    expect(existsSync(target.url.slice('sqlite:'.length))).toBe(false);
+  });
+
   it('a target that does not answer, a missing source, and a missing --to (exit 2, with the usage)', async () => {
     const source = sqliteFile();
     await largeSource(source.url, 0, 0);
@@ -85,5 +104,38 @@ describe('what copy-database refuses, in one line and exit 1', () => {
     expect(help.stdout).toContain('copy-database --to URL [options]');
     expect(help.stdout).toMatch(/--resume +go on with a copy into --to that was interrupted/);
     expect(readFileSync('README.md', 'utf8')).toContain('copy-database --to');
+  });
+});
+
+describe('its progress and its answer', () => {
+  it('tells the rows of each table, the rate and the time left, and answers the report', async () => {
+    const source = sqliteFile();
+    const filled = await fillDatabase(source.url, createSecretBox(Buffer.from(SECRETS_KEY, 'base64')));
+    const told: string[] = [];
+    let ended = 0;
+    const progress: ProgressLine = { update: (text) => void told.push(text), end: () => void ended++ };
+    const target = sqliteFile();
+    const report = (await copyCommand().runWithoutStore(
+      { to: target.url },
+      {
+        databaseUrl: source.url,
+        progress,
+        secrets: filled.secrets,
+        refuseKeys: () => {},
+        targetSecrets: () => ({ secrets: filled.secrets }),
+        connectTimeoutMs: 5000,
+      },
+    )) as { equal: boolean; tables: Record<string, { read: number }> };
+    expect(report.equal).toBe(true);
+    expect(Object.keys(report.tables)).toEqual(COPIED_TABLES.map((table) => table.name));
+    expect(ended).toBe(1);
+    for (const table of COPIED_TABLES)
+      expect(told).toContainEqual(
+        expect.stringMatching(
+          new RegExp(
+            `^copy ${table.name}: ${report.tables[table.name]?.read.toLocaleString('en-US')} of [\\d,]+ rows \\(100%\\), [\\d,]+ rows/s$`,
+          ),
+        ),
+      );
   });
 });

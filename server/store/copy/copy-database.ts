@@ -12,10 +12,11 @@ import { migrateToLatest } from '../migrate.js';
 import { DatabaseRefusal } from '../refusal.js';
 import { readSealedKeys, type SealedKeys } from '../sealed-keys.js';
 import type { Database } from '../tables.js';
-import { COPIED_TABLES, type CopiedTable, keyOf, rowValues, tableChecksum } from './copied-tables.js';
+import { COPIED_TABLES, type CopiedTable, rowValues, tableChecksum } from './copied-tables.js';
 import { checkSourceSchema, checkTarget, openForCopy, refuseSameDatabase } from './copy-checks.js';
 import { snapshotOf, writerOf } from './open-sides.js';
 import { tableFigures } from './side-checksums.js';
+import type { Place } from './sides.js';
 
 /** Rows a batch reads and writes at most: memory stays bounded whatever the database's size. */
 export const COPY_BATCH_ROWS = 5000;
@@ -169,24 +170,24 @@ async function copyRows(
       const total = await reader.count(table);
       const earlier = done.get(table.name);
       const checksum = await tableChecksum(table, options.source.secrets, earlier?.checksum);
-      let after: unknown[] | null = earlier?.last_key ? (JSON.parse(earlier.last_key) as unknown[]) : null;
+      let after: Place | null = earlier?.last_key ? (JSON.parse(earlier.last_key) as Place) : null;
       let copied = earlier?.rows_copied ?? 0;
       let read = 0;
       let finished = earlier?.done ?? false;
       while (!finished) {
-        const rows = await reader.rowsAfter(table, after, batchRows);
+        const { rows, next } = await reader.batch(table, after, batchRows);
         read += rows.length;
         const values: unknown[][] = [];
         for (const [index, row] of rows.entries()) {
-          checksum.add(row);
-          values.push(sealedFor(table, rowValues(table, row), options));
+          const rowAsRead = rowValues(table, row);
+          checksum.add(rowAsRead);
+          values.push(sealedFor(table, rowAsRead, options));
           // The batch being written goes out on its socket only while the event loop turns.
           if (index % YIELD_EVERY_ROWS === YIELD_EVERY_ROWS - 1) await setImmediate();
         }
-        const last = rows.at(-1);
-        if (last) after = keyOf(table, last);
         copied += rows.length;
-        finished = rows.length < batchRows;
+        finished = next === null;
+        if (next !== null) after = next;
         const progress = {
           table_name: table.name,
           source: sourceName,

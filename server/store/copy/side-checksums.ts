@@ -2,7 +2,7 @@
 // snapshot of its own, as the API reads them (copied-tables.ts).
 import type { SecretBox } from '../../domain/secrets.js';
 import type { DatabaseLocation } from '../database.js';
-import { type CopiedTable, keyOf, tableChecksum } from './copied-tables.js';
+import { type CopiedTable, rowValues, tableChecksum } from './copied-tables.js';
 import { snapshotOf } from './open-sides.js';
 
 export interface SideFigures {
@@ -22,15 +22,13 @@ export async function tableFigures(
     const checksum = await tableChecksum(table, secrets);
     let rows = 0;
     // The next batch is asked for before this one is summed.
-    let next = reader.rowsAfter(table, null, limit);
+    let batch = reader.batch(table, null, limit);
     for (;;) {
-      const batch = await next;
-      const last = batch.at(-1);
-      const more = last !== undefined && batch.length === limit;
-      if (more) next = reader.rowsAfter(table, keyOf(table, last), limit);
-      for (const row of batch) checksum.add(row);
-      rows += batch.length;
-      if (!more) return { rows, checksum: checksum.toString() };
+      const { rows: read, next } = await batch;
+      if (next !== null) batch = reader.batch(table, next, limit);
+      for (const row of read) checksum.add(rowValues(table, row));
+      rows += read.length;
+      if (next === null) return { rows, checksum: checksum.toString() };
     }
   } finally {
     await reader.close();

@@ -1,12 +1,18 @@
 // The two ends of a copy, as copy-database.ts uses either database: a reader of one consistent
-// snapshot, batch by batch in primary-key order, and a writer that stores each batch together with
+// snapshot, batch by batch in the order its database reads fastest, and a writer that stores each batch together with
 // the copy's progress, in one transaction, so that an interrupted copy resumes where it stopped.
 import type { CopiedTable, Row } from './copied-tables.js';
 
+/** Where a batch begins, as JSON can keep it in copy_progress. */
+export type Place = readonly (string | number)[];
+
 export interface SnapshotReader {
   count(table: CopiedTable): Promise<number>;
-  /** At most `limit` rows whose key comes after `after` (from the first when null), in key order. */
-  rowsAfter(table: CopiedTable, after: readonly unknown[] | null, limit: number): Promise<Row[]>;
+  /**
+   * The batch of about `limit` rows from `from` (the first when null), and where the next begins
+   * (a resumed copy goes on there); null after the last.
+   */
+  batch(table: CopiedTable, from: Place | null, limit: number): Promise<{ rows: Row[]; next: Place | null }>;
   close(): Promise<void>;
 }
 

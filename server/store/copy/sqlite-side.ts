@@ -5,9 +5,12 @@ import type { SqliteStatement } from 'kysely';
 import { toSqliteValue } from '../sqlite-boolean-plugin.js';
 import { openSqliteConnection, type SqliteConnection } from '../sqlite-connection.js';
 import type { CopiedTable, Row } from './copied-tables.js';
-import { type BatchWriter, batchQuery, PROGRESS_COLUMNS, progressUpsert, type SnapshotReader } from './sides.js';
+import { type BatchWriter, PROGRESS_COLUMNS, progressUpsert, type SnapshotReader } from './sides.js';
 
 const placeholder = () => '?';
+
+/** The column a batch's rowids come back as, apart from the table's own. */
+const ROWID = '__rowid';
 
 /** Parameters of one statement at most: SQLite before 3.32 allows 999. */
 const MAX_PARAMETERS = 999;
@@ -37,9 +40,17 @@ export async function sqliteSnapshot(file: string): Promise<SnapshotReader> {
       const [row] = prepare(`select count(*) as n from "${table.name}"`).all([]) as { n: number }[];
       return Number(row?.n ?? 0);
     },
-    async rowsAfter(table, after, limit) {
-      const { text, values } = batchQuery(table, after, limit, placeholder);
-      return prepare(text).all(values.map(toSqliteValue)) as Row[];
+    // In rowid order, the order of the table's own b-tree: in primary-key order each row is a lookup
+    // from the key's index, which makes a large table several times slower to read.
+    async batch(table, from, limit) {
+      const columns = table.columns.map((column) => `"${column}"`).join(', ');
+      const where = from === null ? '' : ' where rowid > ?';
+      const statement = prepare(
+        `select rowid as "${ROWID}", ${columns} from "${table.name}"${where} order by rowid limit ?`,
+      );
+      const rows = statement.all(from === null ? [limit] : [from[0], limit]) as Row[];
+      const last = rows.at(-1);
+      return { rows, next: rows.length === limit && last ? [Number(last[ROWID])] : null };
     },
     async close() {
       connection.exec('COMMIT');
