@@ -67,7 +67,6 @@ export const TESTS_OF_MODULE: Readonly<Record<string, readonly string[]>> = {
   'server/provisioning/usage.ts': ['test/provisioning/cli-command-line.test.ts', 'test/server/cli-messages.test.ts'],
   'server/store/call-trace.ts': ['test/server/request-span.test.ts'],
   'server/store/connection.ts': ['test/store/postgres-pool.test.ts', 'test/store/database-url-and-errors.test.ts'],
-  'server/store/copy/copied-tables.ts': ['test/store/copy-database.test.ts'],
   'server/store/copy/copy-checks.ts': ['test/store/copy-database.test.ts'],
   'server/store/copy/open-sides.ts': ['test/store/copy-database.test.ts'],
   'server/store/copy/postgres-side.ts': ['test/store/copy-database.test.ts'],

@@ -8,9 +8,11 @@ import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSecretBox, type SecretBox } from '../../server/domain/secrets.js';
 import { describeFailure } from '../../server/failure.js';
+import { COPIED_TABLES } from '../../server/store/copy/copied-tables.js';
 import { copyDatabase } from '../../server/store/copy/copy-database.js';
 import { openDatabase, parseDatabaseUrl } from '../../server/store/database.js';
 import type { SealedKeys } from '../../server/store/sealed-keys.js';
+import { openSqliteConnection } from '../../server/store/sqlite-connection.js';
 import { databaseOf, everyAnswer, type Filled, fillDatabase, sqliteFile } from '../support/copy-fixtures.js';
 import { type TestDatabase, testDatabaseKind } from '../support/database.js';
 
@@ -81,6 +83,7 @@ describe.each(pairs)('a copy from %s into %s', (from, to) => {
     const target = await database(to);
     const report = await copy(source.url, filled.secrets, target.url);
     expect(report.equal).toBe(true);
+    expect(report.resumed).toBe(false);
     expect(report.migrations).toEqual([
       '0001_initial',
       '0002_external_user_broadcast_regions',
@@ -170,6 +173,37 @@ describe('what is not a database to copy into', () => {
     );
     expect(await refusal(copy(source.url, filled.secrets, 'sqlite::memory:'))).toBe(
       'The target is an in-memory database (sqlite::memory:), which no other process sees.',
+    );
+    expect(await refusal(copy('mysql://localhost/api', filled.secrets, sqliteFile().url))).toBe(
+      'DATABASE_URL must start with sqlite: or postgres:// (got mysql:).',
+    );
+    const absent = `${source.url}.absent`;
+    expect(await refusal(copy(absent, filled.secrets, sqliteFile().url))).toBe(
+      `There is no database at ${absent.slice('sqlite:'.length)} (DATABASE_URL): nothing to copy.`,
+    );
+  });
+});
+
+describe('a row the target does not take', () => {
+  it('stops the copy in one line naming the table, and keeps the batches before it for --resume', async () => {
+    const source = sqliteFile();
+    const filled = await fillDatabase(source.url);
+    // A usage day of no key, which a database with its foreign keys off let in.
+    const connection = await openSqliteConnection(source.url.slice('sqlite:'.length));
+    connection.exec('PRAGMA foreign_keys = OFF');
+    connection.exec(
+      "insert into key_usage_daily (key_id, day, usage, byok_usage) values ('no-such-key', '2026-01-01', 1, 0)",
+    );
+    connection.close();
+    const target = sqliteFile();
+    expect(await refusal(copy(source.url, filled.secrets, target.url))).toMatch(
+      /^The SQLite database .* refused a row of key_usage_daily among those after the first \d+ \(FOREIGN KEY constraint failed\): the rows before them are kept\. Correct the row in the source, then run again with --resume\.$/,
+    );
+    const { db } = await openDatabase(parseDatabaseUrl(target.url));
+    const progress = await db.selectFrom('copy_progress').select(['table_name', 'done']).execute();
+    await db.destroy();
+    expect(progress.filter((row) => Boolean(row.done)).map((row) => row.table_name)).toEqual(
+      COPIED_TABLES.slice(0, -1).map((table) => table.name),
     );
   });
 });
