@@ -25,7 +25,7 @@ const haproxy = spawnSync('haproxy', ['-v'], { stdio: 'ignore' }).error === unde
 const missing = [!postgres && 'TEST_POSTGRES_URL', !haproxy && 'haproxy'].filter(Boolean);
 const NOW = new Date();
 const CLIENTS = 4;
-const NEXT_MIGRATION = '0003_expand_rolling_upgrade_probe';
+const NEXT_MIGRATION = '0004_expand_rolling_upgrade_probe';
 const TABLES = ['workspaces', 'api_keys', 'key_usage_daily', 'destinations', 'presets', 'preset_versions'];
 
 /** The next release's migration, compiled as its build would ship it. */
