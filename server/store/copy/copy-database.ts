@@ -11,6 +11,7 @@ import { type DatabaseLocation, describeDatabase, parseDatabaseUrl } from '../da
 import { migrateToLatest } from '../migrate.js';
 import { DatabaseRefusal } from '../refusal.js';
 import { readSealedKeys, type SealedKeys } from '../sealed-keys.js';
+import { sqliteCodeOf } from '../sqlite-connection.js';
 import type { Database } from '../tables.js';
 import { COPIED_TABLES, type CopiedTable, rowValues, tableChecksum } from './copied-tables.js';
 import { checkSourceSchema, checkTarget, openForCopy, refuseSameDatabase } from './copy-checks.js';
@@ -227,7 +228,9 @@ async function copyRows(
  */
 function refusedBatch(err: unknown, table: string, targetName: string, before: number): unknown {
   const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
-  const data = typeof code === 'string' && (/^2[23][0-9A-Z]{3}$/.test(code) || code.startsWith('SQLITE_CONSTRAINT'));
+  const data =
+    (typeof code === 'string' && /^2[23][0-9A-Z]{3}$/.test(code)) ||
+    sqliteCodeOf(err)?.startsWith('SQLITE_CONSTRAINT') === true;
   if (!data) return err;
   return new DatabaseRefusal(
     `The ${targetName} refused a row of ${table} among those after the first ${before} (${String(message)}): the rows before them are kept. Correct the row in the source, then run again with --resume.`,
