@@ -66,11 +66,11 @@ async function emptyTarget(adminUrl: string, secretsKey: Buffer) {
 
 /** Rows of a COPY file, batch by batch, as text values (\N as null). */
 async function* batchesOf(file: string): AsyncGenerator<(string | null)[][]> {
-  const unescape = (field: string) =>
+  const fieldValue = (field: string) =>
     field === '\\N' ? null : field.replace(/\\([\\tnr])/g, (_, c: string) => ({ t: '\t', n: '\n', r: '\r' })[c] ?? c);
   let batch: (string | null)[][] = [];
   for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Number.POSITIVE_INFINITY })) {
-    batch.push(line.split('\t').map(unescape));
+    batch.push(line.split('\t').map(fieldValue));
     if (batch.length === COPY_BATCH_ROWS) {
       yield batch;
       batch = [];
