@@ -8,15 +8,14 @@ import {
   type DestinationTypeRules,
   loadDestinationTypeRules,
 } from './domain/destination-config-rules.js';
-import { requestValidationErrors } from './http/bad-request.js';
 import { docsRouter } from './http/docs.js';
 import { envelopeBounds, errorHandler, notFoundHandler, RETRY_AFTER_SECONDS, sendError } from './http/errors.js';
-import type { Operation } from './http/operation.js';
 import { rootAnswer } from './http/root.js';
 import { bindOperations } from './operations/bind.js';
 import { operationHandlers } from './operations/index.js';
 import { mountPipeline, type PipelineDeps, requestPipeline } from './request-pipeline.js';
 import { apiBasePaths, createSpecAjv, specPath } from './spec.js';
+import type { Operation } from './validation/operation.js';
 
 /** What the server serves outside the operations. */
 const PATHS = {
@@ -105,13 +104,6 @@ export function createApp(deps: AppDeps): Express {
   app.use(PATHS.docs, docsRouter());
 
   app.use(notFoundHandler);
-  const bounds = envelopeBounds(spec);
-  app.use(
-    errorHandler({
-      logger,
-      bounds,
-      explainValidationErrors: requestValidationErrors(spec, specAjv, bounds.fieldErrors),
-    }),
-  );
+  app.use(errorHandler({ logger, bounds: envelopeBounds(spec) }));
   return app;
 }

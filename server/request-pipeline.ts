@@ -6,58 +6,34 @@
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import cors from 'cors';
 import express, { type Express, type RequestHandler } from 'express';
-import * as OpenApiValidator from 'express-openapi-validator';
-import type { OpenApiValidatorOpts } from 'express-openapi-validator/dist/framework/types.js';
 import type { Logger } from 'pino';
 import type { Clock } from './domain/time.js';
 import { authenticate, requireKeyKind } from './http/auth.js';
-import { rejectPendingFieldErrors } from './http/bad-request.js';
-import { checkBodySizes } from './http/body-sizes.js';
 import { checkContentType } from './http/content-type.js';
-import { withHeadOperations } from './http/head-requests.js';
+import { envelopeBounds } from './http/errors.js';
 import type { Metrics } from './http/metrics.js';
-import type { Operation } from './http/operation.js';
-import { matchOperation } from './http/operation-match.js';
 import { authFailureThrottle, type RateLimitOptions, rateLimitPerKey } from './http/rate-limit.js';
 import { admitBody, jsonBody, whenOperationTakesBody } from './http/request-body.js';
 import { matchedOperation } from './http/request-context.js';
 import { requestLog } from './http/request-log.js';
-import { checkRequestShape } from './http/request-shape.js';
 import { securityHeaders } from './http/security-headers.js';
-import { checkStorableText } from './http/storable-text.js';
 import { endWarmUpRequest, exceptWarmUp } from './http/warm-up.js';
 import { dispatchOperations } from './operations/dispatch.js';
+import { storedObjectErrors } from './operations/stored-object-rules.js';
 import type { OperationDeps } from './operations/types.js';
 import { apiBasePaths, type OpenApiDocument, resolveRef, specOperations } from './spec.js';
 import type { Store } from './store/index.js';
 import type { RequestTracing } from './telemetry/request-span.js';
+import type { Operation } from './validation/operation.js';
+import { matchOperation, OperationTable } from './validation/operation-match.js';
+import { checkRequest } from './validation/request-checks.js';
+import { requestValidator, validatorMiddleware } from './validation/validator.js';
 
 export const BODY_LIMIT_BYTES = 100 * 1024;
 
-export type LayerName =
-  | 'tracing'
-  | 'request log'
-  | 'security headers'
-  | 'cors'
-  | 'operation match'
-  | 'authentication'
-  | 'rate limit'
-  | 'key kind'
-  | 'content type'
-  | 'body admission'
-  | 'json body'
-  | 'request shape'
-  | 'storable text'
-  | 'body sizes'
-  | 'validator'
-  | 'warm-up end'
-  | 'pending field errors'
-  | 'next turn'
-  | 'operations';
-
 /** A named step of the request path, mounted on the app for every request, or under the spec's server URLs. */
 export interface Layer {
-  name: LayerName;
+  name: string;
   scope: 'every request' | 'api';
   handlers: RequestHandler[];
 }
@@ -81,25 +57,6 @@ export interface PipelineDeps {
   probePaths: readonly string[];
   /** A span per request, with the validator's time, when tracing is on (OTEL_TRACES_EXPORTER). */
   tracing?: RequestTracing;
-}
-
-/** express-openapi-validator as this server runs it; the benchmark's validator baseline runs it alike. */
-export function validatorOptions(spec: OpenApiDocument, validateResponses: boolean): OpenApiValidatorOpts {
-  return {
-    // The validator annotates the document it is given; it gets its own copy, where HEAD is its path's GET.
-    apiSpec: withHeadOperations(spec) as unknown as string,
-    // Every failing field, not only the first, so that one 400 names them all.
-    validateRequests: { allowUnknownQueryParameters: false, allErrors: true },
-    // Stryker disable next-line ObjectLiteral: equivalent, see mutation/equivalents.md#ajv-removeadditional-default
-    validateResponses: validateResponses ? { removeAdditional: false } : false,
-    // Stryker disable next-line BooleanLiteral: equivalent, see mutation/equivalents.md#validator-security-after-authentication
-    validateSecurity: false,
-    // CI lints the contract and every test run checks it here; production skips the check at start.
-    validateApiSpec: validateResponses,
-    // The contract takes no multipart bodies: no upload middleware on every request.
-    fileUploader: false,
-    $refParser: { mode: 'dereference' },
-  };
 }
 
 /** CORS for the spec's operations: their methods, their header parameters, the headers they answer. */
@@ -136,16 +93,16 @@ const nextTurn: RequestHandler = (_req, _res, next) => {
 
 /** The key kinds that the operation of a request accepts. */
 function acceptedKeyKindsOf(req: express.Request) {
-  return matchedOperation(req).operation.acceptedKeyKinds;
+  return matchedOperation(req).keyKinds;
 }
 
-function layer(name: LayerName, scope: Layer['scope'], ...handlers: RequestHandler[]): Layer {
+function layer(name: string, scope: Layer['scope'], ...handlers: RequestHandler[]): Layer {
   return { name, scope, handlers };
 }
 
 /**
  * Every layer of the request path, in order. `operations` are the spec's, bound to their handlers;
- * `specAjv` compiles the spec once for the sizes check (and the 400's explanation, in the error handler).
+ * `specAjv` compiles the spec once for the check step.
  */
 export function requestPipeline(
   deps: PipelineDeps,
@@ -158,7 +115,7 @@ export function requestPipeline(
   const authFailureLimit = metrics
     ? { ...deps.authFailureLimit, onRefused: () => metrics.refused('auth_failures') }
     : deps.authFailureLimit;
-  const validatorHandlers = OpenApiValidator.middleware(validatorOptions(spec, deps.validateResponses));
+  const validator = validatorMiddleware(spec, deps.validateResponses);
   return [
     // First, so that the request's span holds everything the server does for it.
     ...(deps.tracing
@@ -173,7 +130,7 @@ export function requestPipeline(
     ...(corsOrigins.length > 0 ? [layer('cors', 'every request', cors(corsOptions(spec, corsOrigins)))] : []),
     // Every request under the API past this layer is for an operation of the spec; any other is
     // answered 404 or 405 here, without a key.
-    layer('operation match', 'api', matchOperation(spec, operations)),
+    layer('operation match', 'api', matchOperation(new OperationTable(spec, operations))),
     // The caller admitted before the request is read: a request without a valid key costs a
     // header check and at most one key lookup. The server's own requests at start (warm-up.ts)
     // carry no key: they skip the caller's admission, take the checks, and end before the handler.
@@ -184,20 +141,25 @@ export function requestPipeline(
     // Every check that needs no body has passed: a client waiting for `100 Continue` gets it now.
     layer('body admission', 'api', admitBody(BODY_LIMIT_BYTES)),
     layer('json body', 'api', whenOperationTakesBody(jsonBody(BODY_LIMIT_BYTES))),
-    layer('request shape', 'api', checkRequestShape(operations)),
-    layer('storable text', 'api', checkStorableText(spec)),
-    // The sizes before the validator: the body it reads is cut down to what its schemas allow.
-    layer('body sizes', 'api', checkBodySizes(spec, specAjv)),
     layer(
-      'validator',
+      'request checks',
       'api',
-      ...(deps.tracing ? deps.tracing.timed('validator', validatorHandlers) : validatorHandlers),
+      checkRequest({
+        spec,
+        ajv: specAjv,
+        operations,
+        validate: requestValidator(
+          deps.tracing ? deps.tracing.timed('validator', validator.requests) : validator.requests,
+        ),
+        storedObjectErrors: storedObjectErrors(operationDeps),
+        fieldLimit: envelopeBounds(spec).fieldErrors,
+      }),
     ),
+    ...(validator.responses.length > 0 ? [layer('response validation', 'api', ...validator.responses)] : []),
     // The server's own requests at start have compiled the validator: they end here.
     layer('warm-up end', 'api', endWarmUpRequest),
-    layer('pending field errors', 'api', rejectPendingFieldErrors),
     layer('next turn', 'api', nextTurn),
-    layer('operations', 'api', dispatchOperations(operations, operationDeps, deps.validateResponses)),
+    layer('operations', 'api', dispatchOperations(operationDeps, deps.validateResponses)),
   ];
 }
 

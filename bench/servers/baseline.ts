@@ -35,7 +35,7 @@ async function expressServer(withValidator: boolean): Promise<Server> {
     // Loaded by this baseline only: the others hold no spec and no validator.
     const [validator, { validatorOptions }, { loadSpec }] = await Promise.all([
       import('express-openapi-validator-released'),
-      import('../../server/request-pipeline.js'),
+      import('../../server/validation/validator.js'),
       import('../../server/spec.js'),
     ]);
     app.set('query parser', 'extended');

@@ -9,21 +9,18 @@ import * as releasedValidator from 'express-openapi-validator-released';
 import { createApp } from '../../server/app.js';
 import { loadDestinationTypeRules } from '../../server/domain/destination-config-rules.js';
 import { systemClock } from '../../server/domain/time.js';
-import { requestValidationErrors } from '../../server/http/bad-request.js';
 import { envelopeBounds, errorHandler } from '../../server/http/errors.js';
 import { createMetrics } from '../../server/http/metrics.js';
 import { bindOperations } from '../../server/operations/bind.js';
 import { operationHandlers } from '../../server/operations/index.js';
-import {
-  type Layer,
-  mountPipeline,
-  type PipelineDeps,
-  requestPipeline,
-  validatorOptions,
-} from '../../server/request-pipeline.js';
+import { storedObjectErrors } from '../../server/operations/stored-object-rules.js';
+import { type Layer, mountPipeline, type PipelineDeps, requestPipeline } from '../../server/request-pipeline.js';
 import { createSpecAjv, loadSpec } from '../../server/spec.js';
 import { startServerTracing } from '../../server/telemetry/server-tracing.js';
 import { loadTracingSettings } from '../../server/telemetry/settings.js';
+import type { Operation } from '../../server/validation/operation.js';
+import { checkRequest } from '../../server/validation/request-checks.js';
+import { requestValidator, validatorOptions } from '../../server/validation/validator.js';
 import { LADDER, type Rung } from '../shared/ladder-rungs.js';
 import { benchDeps, benchLogger, openBenchStore, serveOnLoopback } from './app-server.js';
 import { constantAnswerHandler, readConstantAnswers } from './constant-answers.js';
@@ -43,10 +40,21 @@ const tracing = tracingSettings && startServerTracing(tracingSettings, spec, log
 const store = await openBenchStore(databaseUrl, tracing);
 const deps: PipelineDeps = { ...benchDeps(store, spec), probePaths: [] };
 
-/** The validator's layer as the server mounts it, with the validator as released. */
-function releasedValidatorLayer(): Layer {
+/** The check step as the server mounts it, with the validator as released (which matches the route itself). */
+function releasedValidatorLayer(
+  operations: readonly Operation[],
+  operationDeps: Parameters<typeof storedObjectErrors>[0],
+): Layer {
   const handlers = releasedValidator.middleware(validatorOptions(spec, deps.validateResponses));
-  return { name: 'validator', scope: 'api', handlers };
+  const checks = checkRequest({
+    spec,
+    ajv: createSpecAjv(spec),
+    operations,
+    validate: requestValidator(handlers),
+    storedObjectErrors: storedObjectErrors(operationDeps),
+    fieldLimit: envelopeBounds(spec).fieldErrors,
+  });
+  return { name: 'request checks', scope: 'api', handlers: [checks] };
 }
 
 /** The server's pipeline up to the rung's layer, then the constant answer. */
@@ -65,19 +73,13 @@ function prefixApp({ upTo, releasedValidator: released }: Rung): express.Express
     };
     const specAjv = createSpecAjv(spec);
     const layers = requestPipeline(deps, operations, operationDeps, specAjv).map((layer) =>
-      released && layer.name === 'validator' ? releasedValidatorLayer() : layer,
+      released && layer.name === 'request checks' ? releasedValidatorLayer(operations, operationDeps) : layer,
     );
     const end = layers.findIndex((layer) => layer.name === upTo);
     mountPipeline(app, spec, layers.slice(0, end + 1));
   }
   app.use(constantAnswer);
-  app.use(
-    errorHandler({
-      logger,
-      bounds: envelopeBounds(spec),
-      explainValidationErrors: requestValidationErrors(spec, createSpecAjv(spec)),
-    }),
-  );
+  app.use(errorHandler({ logger, bounds: envelopeBounds(spec) }));
   return app;
 }
 

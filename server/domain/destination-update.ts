@@ -114,6 +114,17 @@ function mergeConfig(
   return next;
 }
 
+/** The fields of a config update that break a rule of the current destination's type. */
+export function configUpdateErrors(
+  current: StoredDestination,
+  update: NonNullable<DestinationUpdate['config']>,
+  rules: DestinationTypeRules,
+): FieldError[] {
+  const errors: FieldError[] = [];
+  mergeConfig(current.state.config, update, rules, errors);
+  return errors;
+}
+
 /**
  * The update as the store keeps its values, so that "changed" is decided on what would be stored:
  * the store writes them as JSON text (filter rules, key hashes, the sealed config), where -0 is 0.

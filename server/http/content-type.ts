@@ -33,7 +33,7 @@ export function contentTypeProblem(operation: OpenApiOperation, header: string):
  * Content-Type describes no body the server reads, go on whatever it says.
  */
 export const checkContentType: RequestHandler = (req, _res, next) => {
-  const { operation } = matchedOperation(req).operation;
+  const operation = matchedOperation(req).definition;
   const header = req.headers['content-type'];
   if (operation.requestBody && header !== undefined) {
     const problem = contentTypeProblem(operation, header);

@@ -8,7 +8,6 @@ import { UnreadableSecretError } from '../domain/secrets.js';
 import { nodeAt, type OpenApiDocument } from '../spec.js';
 import { isDatabaseUnavailable } from '../store/database.js';
 import { isReadOnlyRefusal } from '../store/read-only.js';
-import { type ValidationErrorsExplainer, validatorFieldErrors } from './bad-request.js';
 import { declaresBody } from './request-head.js';
 
 type ErrorBody = components['schemas']['ErrorResponse'];
@@ -62,8 +61,13 @@ function bodyPending(req: IncomingMessage): boolean {
   return declaresBody(req) && !req.complete;
 }
 
+/** The error envelope of every answer that is not a success. */
+export function errorEnvelope(status: number, message: string, metadata: ErrorMetadata | null = null): ErrorBody {
+  return { error: { code: status, message, metadata } };
+}
+
 export function sendError(res: Response, status: number, message: string, metadata: ErrorMetadata | null = null): void {
-  const body: ErrorBody = { error: { code: status, message, metadata } };
+  const body = errorEnvelope(status, message, metadata);
   // A refusal before the body has arrived (401, 403, 413, 415...) closes the connection: a client
   // sending it slowly, or waiting for a `100 Continue` that does not come, does not hold it until
   // the request timeout.
@@ -96,23 +100,6 @@ function validationError(errors: FieldError[], listed: number): HttpError {
   return new HttpError(400, validationMessage(errors, listed), { errors });
 }
 
-interface ValidatorError {
-  status: number;
-  message: string;
-  errors?: { path?: string; message?: string }[];
-  headers?: Record<string, string>;
-}
-
-function isValidatorError(err: unknown): err is ValidatorError {
-  return (
-    typeof err === 'object' &&
-    // Stryker disable next-line ConditionalExpression: equivalent, see mutation/equivalents.md#error-never-null
-    err !== null &&
-    typeof (err as ValidatorError).status === 'number' &&
-    Array.isArray((err as ValidatorError).errors)
-  );
-}
-
 /** Why a body did not parse: not JSON text at all, or JSON that is not an object or array (the parser's strict mode). */
 function notJsonMessage(err: { body?: unknown; message?: unknown }): string {
   const text = typeof err.body === 'string' ? err.body.trimStart() : '';
@@ -140,9 +127,8 @@ const METHOD_NOT_ALLOWED = 'Method not allowed.';
 export const UNSUPPORTED_MEDIA_TYPE = 'Unsupported media type: send the body as application/json.';
 export const UNSUPPORTED_CHARSET = 'Unsupported request encoding; send UTF-8 JSON.';
 
-const VALIDATOR_MESSAGES: Record<number, string> = {
-  404: NOT_FOUND,
-  405: METHOD_NOT_ALLOWED,
+/** The words of a library's refusal of the request (the validator's, the body parser's), by status. */
+const REFUSAL_MESSAGES: Record<number, string> = {
   413: 'Request body is too large.',
   415: UNSUPPORTED_MEDIA_TYPE,
 };
@@ -167,18 +153,12 @@ function clientErrorMessage(req: Request, status: number): string {
   // Node's parser has trimmed the header's value already.
   if (status === 400 && coding !== undefined && coding.toLowerCase() !== 'identity')
     return `The request body could not be decoded: its ${coding} stream is corrupt or cut short.`;
-  return VALIDATOR_MESSAGES[status] ?? 'The request could not be read.';
+  return REFUSAL_MESSAGES[status] ?? 'The request could not be read.';
 }
 
-function toHttpError(
-  err: unknown,
-  req: Request,
-  explain: ValidationErrorsExplainer,
-  listed: number,
-): HttpError | undefined {
+function toHttpError(err: unknown, req: Request, listed: number): HttpError | undefined {
   if (err instanceof HttpError) return err;
-  if (err instanceof FieldValidationError)
-    return validationError(explain(req, { by: 'server', errors: err.errors }), listed);
+  if (err instanceof FieldValidationError) return validationError(err.errors, listed);
   if (isBodyParserError(err)) {
     switch (err.type) {
       case 'entity.too.large':
@@ -192,23 +172,6 @@ function toHttpError(
         return new HttpError(415, UNSUPPORTED_CHARSET);
       // Any other keeps its client-error status, as every library's error does (below).
     }
-  }
-  if (isValidatorError(err) && err.status >= 400 && err.status < 500) {
-    if (err.status === 400) {
-      return validationError(
-        explain(req, {
-          by: 'validator',
-          errors: validatorFieldErrors(err.errors ?? []),
-        }),
-        listed,
-      );
-    }
-    // The validator sees only requests the operation match has matched (operation-match.ts), but
-    // were the two to disagree, its 404 or 405 would still be the envelope's.
-    const message = VALIDATOR_MESSAGES[err.status] ?? err.message;
-    const headers: Record<string, string> =
-      err.status === 405 && err.headers?.Allow ? { Allow: err.headers.Allow } : {};
-    return new HttpError(err.status, message, null, headers);
   }
   const status = clientErrorStatus(err);
   if (status !== undefined) return new HttpError(status, clientErrorMessage(req, status));
@@ -244,16 +207,15 @@ function bounded(error: HttpError, bounds: EnvelopeBounds): { message: string; m
 export interface ErrorHandlerOptions {
   logger: Logger;
   bounds: EnvelopeBounds;
-  explainValidationErrors: ValidationErrorsExplainer;
 }
 
-export function errorHandler({ logger, bounds, explainValidationErrors }: ErrorHandlerOptions): ErrorRequestHandler {
+export function errorHandler({ logger, bounds }: ErrorHandlerOptions): ErrorRequestHandler {
   return (err, req, res, next) => {
     if (res.headersSent) {
       next(err);
       return;
     }
-    const httpError = toHttpError(err, req, explainValidationErrors, bounds.fieldErrors);
+    const httpError = toHttpError(err, req, bounds.fieldErrors);
     if (!httpError) {
       // A response that breaks the contract is reported here too: it is a bug of the server.
       logger.error({ err, method: req.method, url: req.originalUrl }, 'unexpected error');
@@ -276,7 +238,7 @@ export function errorHandler({ logger, bounds, explainValidationErrors }: ErrorH
   };
 }
 
-/** The answer to a request for nothing the app serves, outside the API (under it: operation-match.ts). */
+/** The answer to a request for nothing the app serves, outside the API (under it: validation/operation-match.ts). */
 export const notFoundHandler: RequestHandler = () => {
   throw noOperationError([]);
 };

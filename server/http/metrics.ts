@@ -8,7 +8,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import { type OpenApiDocument, specOperations } from '../spec.js';
 import type { PoolFigures } from '../store/index.js';
 import type { SpanOutcome } from '../telemetry/tracing.js';
-import { matchOf } from './request-context.js';
+import { operationOf } from './request-context.js';
 import type { ResponseObserver } from './request-log.js';
 
 /** What refused a request before its operation ran. */
@@ -140,7 +140,7 @@ export function createMetrics(spec: OpenApiDocument, pool?: () => PoolFigures | 
     },
     answered(req, res, seconds) {
       inFlight--;
-      const operation = matchOf(req)?.operation.operationId ?? NO_OPERATION;
+      const operation = operationOf(req)?.id ?? NO_OPERATION;
       const series = seriesOf(operation);
       const status = res.writableFinished ? res.statusCode : 'aborted';
       series.answered.set(status, (series.answered.get(status) ?? 0) + 1);

@@ -48,5 +48,5 @@ export function jsonBody(limitBytes: number): RequestHandler {
 
 /** Runs `handler` for a request to an operation that takes a body; a body sent to any other is not read. */
 export function whenOperationTakesBody(handler: RequestHandler): RequestHandler {
-  return (req, res, next) => (matchedOperation(req).operation.operation.requestBody ? handler(req, res, next) : next());
+  return (req, res, next) => (matchedOperation(req).definition.requestBody ? handler(req, res, next) : next());
 }

@@ -4,8 +4,8 @@
 // connection that then closes. Node's own answer is a bare status line with no body.
 import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { components } from '../../generated/api.js';
 import { afterAnswers, lastRequest } from './answer-in-turn.js';
+import { errorEnvelope } from './errors.js';
 
 const MESSAGES = {
   400: 'The request could not be read: it is not well-formed HTTP/1.1, or its body ended before its Content-Length.',
@@ -25,10 +25,7 @@ export const MISSING_HOST = 'HTTP/1.1 requests must carry a Host header.';
 export function unparsableRequestAnswer(code: string | undefined, message?: string): string {
   // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#no-error-code
   const status = STATUS_BY_CODE[code ?? ''] ?? 400;
-  const body: components['schemas']['ErrorResponse'] = {
-    error: { code: status, message: message ?? MESSAGES[status], metadata: null },
-  };
-  const text = JSON.stringify(body);
+  const text = JSON.stringify(errorEnvelope(status, message ?? MESSAGES[status]));
   return [
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
     'Content-Type: application/json; charset=utf-8',

@@ -5,15 +5,16 @@
 // handlers is a ContractError naming every operationId concerned, on one line.
 
 import type { KeyKind } from '../domain/api-keys.js';
-import type { AnyHandler, Operation } from '../http/operation.js';
 import {
   ContractError,
   type JsonObject,
   type OpenApiDocument,
   type OpenApiOperation,
+  requestBodySchemaPointer,
   resolveRef,
   specOperations,
 } from '../spec.js';
+import type { AnyHandler, Operation } from '../validation/operation.js';
 
 /**
  * The Cache-Control its success answer documents (the `const` of the header's schema), which the
@@ -96,12 +97,19 @@ export function bindOperations(spec: OpenApiDocument, handlers: Readonly<Record<
         problems.push(
           `${where}: request body media type ${mediaType} is not application/json, the only one the server reads`,
         );
+    const { method, template, parameters, operation: definition } = entry;
     bound.push({
-      ...entry,
-      operationId,
-      acceptedKeyKinds: acceptedKeyKinds(spec, entry.operation, problems, where),
+      id: operationId,
+      method,
+      template,
+      parameters,
+      body: definition.requestBody?.content['application/json']
+        ? { schemaPointer: requestBodySchemaPointer(entry), required: definition.requestBody.required === true }
+        : undefined,
+      keyKinds: acceptedKeyKinds(spec, definition, problems, where),
       headerParameters: entry.parameters.filter((p) => p.in === 'header').map((p) => p.name),
-      cacheControl: successCacheControl(spec, entry.operation, problems, where),
+      cacheControl: successCacheControl(spec, definition, problems, where),
+      definition,
       handler,
     });
   }

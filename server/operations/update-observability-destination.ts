@@ -4,10 +4,8 @@ import type { components } from '../../generated/api.js';
 import { configRulesOf, type DestinationTypeRules } from '../domain/destination-config-rules.js';
 import type { StoredDestination } from '../domain/destination-update.js';
 import { destinationEtag } from '../domain/etag.js';
-import { FieldValidationError } from '../domain/field-errors.js';
 import { maskConfig } from '../domain/masking.js';
 import { HttpError } from '../http/errors.js';
-import { nonLinearPatternErrors } from '../regex/linearity.js';
 import type { Handler } from './types.js';
 
 type Destination = components['schemas']['ObservabilityDestination'];
@@ -39,9 +37,6 @@ export const updateObservabilityDestination: Handler<'updateObservabilityDestina
   { path, headers, body, caller, trace },
   { store, clock, destinationTypes },
 ) => {
-  // Before the transaction: the patterns' analysis needs nothing stored, and holds no lock.
-  const patternErrors = nonLinearPatternErrors(body.filter_rules, '/body/filter_rules');
-  if (patternErrors.length > 0) throw new FieldValidationError(patternErrors);
   const rulesOf = (type: StoredDestination['type']) => configRulesOf(destinationTypes, type);
   const updated = await store.destinations.update(
     caller.workspaceId,

@@ -17,10 +17,10 @@ import { DESTINATION_SETTINGS, type DestinationState, type StoredDestination } f
 import { type FieldError, FieldValidationError } from '../domain/field-errors.js';
 import { looksMasked } from '../domain/masking.js';
 import { MAX_CONFIG_JSON_LENGTH } from '../domain/presets.js';
-import { schemaExplainer } from '../http/schema-errors.js';
 import { nonLinearPatternErrors } from '../regex/linearity.js';
 import { createSpecAjv, type OpenApiDocument, specOperation, validatorAt } from '../spec.js';
 import type { Store } from '../store/index.js';
+import { schemaExplainer } from '../validation/schema-errors.js';
 
 type ApiKey = components['schemas']['ApiKey'];
 type PresetConfig = components['schemas']['PresetConfig'];

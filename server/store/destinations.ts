@@ -156,6 +156,12 @@ export function destinationStore(
   );
 
   return {
+    /** The destination of the workspace with this id, its secrets opened; undefined when there is none. */
+    async read(workspaceId: string, id: string, trace?: CallTrace): Promise<StoredDestination | undefined> {
+      const [row] = await driver.run(read.bind({ workspaceId, id }), trace);
+      return row === undefined ? undefined : fromRow(row);
+    },
+
     async create(destination: NewDestination, now: Date): Promise<StoredDestination> {
       const state: DestinationState = {
         enabled: true,

@@ -24,7 +24,6 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { SamplingDecision } from '@opentelemetry/sdk-trace';
 import type { Request, RequestHandler, Response } from 'express';
 import { isWarmUpRequest, type RequestTrace, requestContext } from '../http/request-context.js';
-import { apiBasePaths, type OpenApiDocument, type SpecOperation } from '../spec.js';
 import type { CallTrace } from '../store/call-trace.js';
 import { NO_LINKS, type Tracing } from './tracing.js';
 
@@ -53,16 +52,6 @@ function refusedBy(status: number, operationFound: boolean, authenticated: boole
 }
 
 /** The route template of an operation under the server URL the request came in by. */
-function routeTemplates(spec: OpenApiDocument) {
-  const basePaths = apiBasePaths(spec).sort((a, b) => b.length - a.length);
-  return (req: Request, found: SpecOperation): string => {
-    const path = req.originalUrl;
-    // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#base-path-fallback
-    const base = basePaths.find((prefix) => path.startsWith(`${prefix}/`)) ?? basePaths[0] ?? '';
-    return `${base}${found.template}`;
-  };
-}
-
 export interface RequestSpanOptions {
   /** Paths of the health and readiness probes: not traced (a balancer asks several times a second). */
   probePaths: readonly string[];
@@ -92,8 +81,8 @@ class SampledRequest implements RequestTrace {
   ) {}
 }
 
-export function requestTracing(tracing: Tracing, spec: OpenApiDocument): RequestTracing {
-  return { requests: (options) => traceRequests(tracing, spec, options), timed: timedStage };
+export function requestTracing(tracing: Tracing): RequestTracing {
+  return { requests: (options) => traceRequests(tracing, options), timed: timedStage };
 }
 
 /** The caller's trace context, from a valid `traceparent` (and its `tracestate`); the root one for none. */
@@ -103,9 +92,8 @@ function callerContext(req: Request): Context {
   return propagator.extract(ROOT_CONTEXT, req.headers, headerGetter);
 }
 
-function traceRequests(tracing: Tracing, spec: OpenApiDocument, { probePaths }: RequestSpanOptions): RequestHandler {
+function traceRequests(tracing: Tracing, { probePaths }: RequestSpanOptions): RequestHandler {
   const probes = new Set<string>(probePaths);
-  const routeOf = routeTemplates(spec);
   const { sampler, ids } = tracing;
   return (req, res, next) => {
     if (isWarmUpRequest(req) || probes.has(req.path)) return next();
@@ -126,24 +114,17 @@ function traceRequests(tracing: Tracing, spec: OpenApiDocument, { probePaths }: 
       performance.now(),
     );
     requestContext(req).trace = sampled;
-    res.on('close', () => endRequest(tracing, sampled, req, res, routeOf));
+    res.on('close', () => endRequest(tracing, sampled, req, res));
     next();
   };
 }
 
-function endRequest(
-  tracing: Tracing,
-  sampled: SampledRequest,
-  req: Request,
-  res: Response,
-  routeOf: ReturnType<typeof routeTemplates>,
-): void {
+function endRequest(tracing: Tracing, sampled: SampledRequest, req: Request, res: Response): void {
   const endedAt = performance.now();
-  const { match, caller } = requestContext(req);
-  const found = match?.operation;
+  const { operation: found, route: foundRoute, caller } = requestContext(req);
   const status = res.statusCode;
   const refusal = refusedBy(status, found !== undefined, caller !== undefined);
-  const route = found && routeOf(req, found);
+  const route = found && foundRoute && `${foundRoute.basePath}${found.template}`;
   const server: SpanContext = {
     traceId: sampled.traceId,
     spanId: sampled.spanId,
@@ -157,7 +138,7 @@ function endRequest(
   attributes['http.response.status_code'] = status;
   if (found) {
     attributes['http.route'] = route;
-    attributes[ATTR_OPERATION_ID] = found.operationId;
+    attributes[ATTR_OPERATION_ID] = found.id;
   }
   if (caller) attributes[ATTR_WORKSPACE_ID] = caller.workspaceId;
   if (refusal) attributes[ATTR_REFUSED_BY] = refusal;

@@ -39,7 +39,7 @@ export function startServerTracing(
     'traces: exported over OTLP/HTTP',
   );
   return {
-    requests: requestTracing(tracing, spec),
+    requests: requestTracing(tracing),
     driver: tracedDriver,
     counters: tracedCounters,
     shutdown: tracing.shutdown,

@@ -15,7 +15,7 @@ const LAYERS: [string, RegExp][] = [
   ],
   ['composition', /^(app|request-pipeline)\.ts$/],
   ['operations', /^operations\//],
-  ['http, telemetry and provisioning', /^(http|telemetry|provisioning)\//],
+  ['http, validation, telemetry and provisioning', /^(http|validation|telemetry|provisioning)\//],
   ['store', /^store\//],
   ['domain and the regex analysis', /^(domain|regex)\//],
   ['contract, places and the configuration error', /^(spec|project-root|config-error)\.ts$/],

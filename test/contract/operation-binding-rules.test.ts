@@ -32,7 +32,7 @@ function bindingError(document: OpenApiDocument): string {
 }
 
 const bound = (document: OpenApiDocument, operationId: string) =>
-  bindOperations(document, operationHandlers).find((b) => b.operationId === operationId);
+  bindOperations(document, operationHandlers).find((b) => b.id === operationId);
 
 describe('binding operations to handlers', () => {
   it('passes each handler the header parameters its operation declares, and only those', () => {
@@ -41,7 +41,7 @@ describe('binding operations to handlers', () => {
       parameters.filter((p) => p.in === 'header').map((p) => p.name),
     ]);
     expect(declared).toContainEqual(['updateObservabilityDestination', ['If-Match', 'traceparent', 'tracestate']]);
-    expect(bindOperations(spec, operationHandlers).map((b) => [b.operationId, b.headerParameters])).toEqual(declared);
+    expect(bindOperations(spec, operationHandlers).map((b) => [b.id, b.headerParameters])).toEqual(declared);
   });
 
   it('takes the security requirement of the spec for an operation that states none', () => {
@@ -49,7 +49,7 @@ describe('binding operations to handlers', () => {
       delete getKeyOperation(copy).security;
       copy.security = [{ bearerAuth: ['standard'] }];
     });
-    expect(bound(inherited, 'getKey')?.acceptedKeyKinds).toEqual(['standard']);
+    expect(bound(inherited, 'getKey')?.keyKinds).toEqual(['standard']);
   });
 
   it('refuses an operation that no security requirement applies to', () => {
@@ -113,7 +113,7 @@ describe('binding operations to handlers', () => {
     const capitalised = specWith((copy) => {
       copy.components.securitySchemes.bearerAuth = { type: 'http', scheme: 'Bearer' };
     });
-    expect(bound(capitalised, 'getKey')?.acceptedKeyKinds).toEqual(['management']);
+    expect(bound(capitalised, 'getKey')?.keyKinds).toEqual(['management']);
   });
 
   it('refuses an operation without an operationId, naming it by method and path', () => {
@@ -177,7 +177,7 @@ describe('binding operations to handlers', () => {
         'operation updateObservabilityDestination (PATCH /observability/destinations/{id}): request body media type application/merge-patch+json is not application/json, the only one the server reads',
       ),
     );
-    expect(bound(spec, 'updateObservabilityDestination')?.operation.requestBody?.content).toHaveProperty([
+    expect(bound(spec, 'updateObservabilityDestination')?.definition.requestBody?.content).toHaveProperty([
       'application/json',
     ]);
   });

@@ -2,10 +2,10 @@
 // match exactly, or the server does not start.
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../server/app.js';
-import type { AnyHandler } from '../../server/http/operation.js';
 import { bindOperations } from '../../server/operations/bind.js';
 import { operationHandlers } from '../../server/operations/index.js';
 import { apiBasePaths, ContractError, type OpenApiDocument, specOperations } from '../../server/spec.js';
+import type { AnyHandler } from '../../server/validation/operation.js';
 import { spec } from '../support/spec.js';
 
 function specWith(edit: (copy: OpenApiDocument) => void): OpenApiDocument {
@@ -24,7 +24,7 @@ const deleteKey = {
 describe('binding operations to handlers', () => {
   it('binds every operation of openapi.yaml to a handler, and every handler to an operation', () => {
     const bound = bindOperations(spec, operationHandlers);
-    expect(bound.map((b) => b.operationId).sort()).toEqual(Object.keys(operationHandlers).sort());
+    expect(bound.map((b) => b.id).sort()).toEqual(Object.keys(operationHandlers).sort());
   });
 
   it('binds each operation at its path and method, with the kinds its security requirement accepts', () => {
@@ -37,7 +37,7 @@ describe('binding operations to handlers', () => {
       (operation.security ?? spec.security ?? []).flatMap((requirement) => Object.values(requirement).flat()),
     ]);
     expect(expected).toContainEqual(['getKey', 'get', '/keys/{hash}', ['management']]);
-    expect(bound.map((b) => [b.operationId, b.method, b.template, b.acceptedKeyKinds])).toEqual(expected);
+    expect(bound.map((b) => [b.id, b.method, b.template, b.keyKinds])).toEqual(expected);
   });
 
   it('refuses a spec operation that has no handler, naming it', () => {

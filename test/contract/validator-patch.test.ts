@@ -5,6 +5,8 @@
 // 2. its request and response validators are cached by the request's Content-Type with every
 //    parameter in it, so a client that varies a parameter makes it build and keep new validators
 //    on every request: keyed on the spec's media type instead (the report is beside the patch).
+// 3. it matches every request's path against the spec's routes itself: it takes the route the
+//    application has matched instead, when given a `routeOf` option.
 // Each test counts what the patched copy does and what the released copy, kept unpatched for the
 // benchmark, does, so that it shows the fix and that it counts the right thing.
 import { once } from 'node:events';
@@ -15,7 +17,7 @@ import { dirname } from 'node:path';
 import express from 'express';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../server/project-root.js';
-import { validatorOptions } from '../../server/request-pipeline.js';
+import { validatorOptions } from '../../server/validation/validator.js';
 import { spec } from '../support/spec.js';
 
 const require = createRequire(import.meta.url);
@@ -153,6 +155,52 @@ describe('the patches', () => {
     expect(patches.sort()).toEqual([
       `express-openapi-validator+${installed.version}+001+route-matcher-cache.patch`,
       `express-openapi-validator+${installed.version}+002+cache-keys-without-client-content-type.patch`,
+      `express-openapi-validator+${installed.version}+003+route-from-the-app.patch`,
     ]);
+  });
+});
+
+describe('the route handed over by the application (routeOf)', () => {
+  /** The status and the routes looked up of a GET of a path of no route, handed the preset versions' route. */
+  async function handedOver(validator: Validator) {
+    const { middleware } = require(validator) as typeof import('express-openapi-validator');
+    const app = express();
+    app.set('query parser', 'extended');
+    const routeOf = () => ({
+      openApiRoute: '/api/v1/presets/{slug}/versions',
+      method: 'GET',
+      pathParams: { slug: 'first' },
+    });
+    app.use(middleware({ ...validatorOptions(spec, false), routeOf } as Parameters<typeof middleware>[0]));
+    app.use((_req, res) => void res.json({}));
+    app.use((err: { status?: number }, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+      res.status(err.status ?? 500).json({ message: String(err) });
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    await (await fetch(`${base}/api/v1/presets/first/versions`)).arrayBuffer();
+    const lookups = countCalls(
+      validator,
+      `${dirname(require.resolve(`${validator}/package.json`))}/dist/framework/openapi.context.js`,
+      (m: { OpenApiContext: { prototype: object } }) => m.OpenApiContext.prototype,
+      'routePair',
+    );
+    try {
+      const response = await fetch(`${base}/api/v1/elsewhere?limit=abc`);
+      await response.arrayBuffer();
+      return { status: response.status, lookups: lookups.calls };
+    } finally {
+      lookups.restore();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }
+
+  it('is the route the patched copy checks the request against, with no lookup of its own; the released copy looks up the path', async () => {
+    // The handed route's limit must be an integer: 400, where the path alone is of no route.
+    expect(await handedOver('express-openapi-validator')).toEqual({ status: 400, lookups: 0 });
+    const released = await handedOver('express-openapi-validator-released');
+    expect(released.status).toBe(404);
+    expect(released.lookups).toBeGreaterThan(0);
   });
 });

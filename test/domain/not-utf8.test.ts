@@ -2,7 +2,7 @@
 // a JSON text whose strings or keys hold such bytes, named as JSON pointers, in one pass over the
 // bytes without recursion.
 import { describe, expect, it } from 'vitest';
-import { decodedComponent, notUtf8Fields } from '../../server/domain/not-utf8.js';
+import { decodedComponent, notUtf8Fields } from '../../server/validation/not-utf8.js';
 
 /** JSON text with some bytes that are not UTF-8: `\xNN` in `text` stands for the byte NN. */
 function bytes(text: string): Uint8Array {

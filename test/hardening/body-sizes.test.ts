@@ -3,8 +3,8 @@
 // nothing; the rest of the body is still checked, and a 400 lists at most the envelope's bound of
 // failing fields, saying when there are more.
 import { describe, expect, it } from 'vitest';
-import { requestBodySizesChecks } from '../../server/domain/size-limits.js';
-import { createSpecAjv, nodeAt } from '../../server/spec.js';
+import { createSpecAjv, nodeAt, requestBodySchemaPointer } from '../../server/spec.js';
+import { requestBodySizesChecks } from '../../server/validation/size-limits.js';
 import { call } from '../support/server.js';
 import { findOperation, spec } from '../support/spec.js';
 import { useDestination, useTestServer, useWorkspace } from '../support/use-test-server.js';
@@ -15,8 +15,9 @@ const maxRules = bound('#/components/schemas/FilterRuleGroup/properties/rules/ma
 const maxHashes = bound('#/components/schemas/ApiKeyHashList/maxItems');
 const listed = bound('#/components/schemas/ErrorMetadata/properties/errors/maxItems');
 
-const patch = findOperation('updateObservabilityDestination').operation;
-const check = requestBodySizesChecks(spec, createSpecAjv(spec)).get(patch);
+const patchOperation = findOperation('updateObservabilityDestination');
+const patch = patchOperation.operation;
+const check = requestBodySizesChecks(spec, createSpecAjv(spec)).get(requestBodySchemaPointer(patchOperation));
 if (!check) throw new Error('no sizes check for the PATCH body');
 
 const rules = (n: number, rule: unknown = {}) => Array.from({ length: n }, () => rule);

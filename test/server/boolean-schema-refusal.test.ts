@@ -1,8 +1,8 @@
 // The explanation of a failing value reads the spec's schemas as objects: a branch of a oneOf that
 // is a boolean schema (true or false) is refused, naming where it stands, rather than explained.
 import { describe, expect, it } from 'vitest';
-import { schemaExplainer } from '../../server/http/schema-errors.js';
 import { createSpecAjv, type OpenApiDocument } from '../../server/spec.js';
+import { schemaExplainer } from '../../server/validation/schema-errors.js';
 
 const spec = {
   openapi: '3.1.0',

@@ -237,7 +237,7 @@ describe('updateObservabilityDestination', () => {
         'a region named twice',
         { regions: ['us', 'us'] },
         '/body/regions',
-        'must NOT have duplicate items (items ## 1 and 0 are identical)',
+        'must NOT have duplicate items (items 1 and 0 are identical)',
       ],
     ])('answers 400 to %s, naming the field, and changes nothing', async (_case, body, path, message) => {
       const destination = await newDestination();

@@ -66,7 +66,6 @@ beforeAll(async () => {
     errorHandler({
       logger: pino({ level: 'silent' }),
       bounds: envelopeBounds(spec),
-      explainValidationErrors: (_req, refusal) => refusal.errors,
     }),
   );
   listening = await listenOnLoopback(app);

@@ -1,8 +1,8 @@
 // A null that one branch of a oneOf admits by its type is explained by that branch's own rules,
 // not as a value of the wrong type.
 import { describe, expect, it } from 'vitest';
-import { schemaExplainer } from '../../server/http/schema-errors.js';
 import { createSpecAjv, type OpenApiDocument } from '../../server/spec.js';
+import { schemaExplainer } from '../../server/validation/schema-errors.js';
 
 const spec = {
   openapi: '3.1.0',

@@ -6,7 +6,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../server/app.js';
 import { hashApiKey } from '../../server/domain/api-keys.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
-import type { AnyHandler } from '../../server/http/operation.js';
 import { UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
 import { bindOperations } from '../../server/operations/bind.js';
 import { JsonText } from '../../server/operations/json-text.js';
@@ -14,6 +13,7 @@ import { listPresetVersions } from '../../server/operations/list-preset-versions
 import type { OperationDeps, OperationRequest } from '../../server/operations/types.js';
 import { specOperations } from '../../server/spec.js';
 import { openStore, type Store } from '../../server/store/index.js';
+import type { AnyHandler } from '../../server/validation/operation.js';
 import { createTestDatabase } from '../support/database.js';
 import { listenOnLoopback } from '../support/listen.js';
 import { createWorkspace, destinationTypes, spec, type Workspace } from '../support/server.js';

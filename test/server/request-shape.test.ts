@@ -1,11 +1,10 @@
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Operation } from '../../server/http/operation.js';
-import { matchOperation } from '../../server/http/operation-match.js';
-import { operationMatcher } from '../../server/http/operation-matcher.js';
-import { requestContext } from '../../server/http/request-context.js';
-import { checkRequestShape } from '../../server/http/request-shape.js';
-import { type OpenApiDocument, specOperations } from '../../server/spec.js';
+import { matchedOperation } from '../../server/http/request-context.js';
+import { bindOperations } from '../../server/operations/bind.js';
+import type { OpenApiDocument } from '../../server/spec.js';
+import { matchOperation, OperationTable } from '../../server/validation/operation-match.js';
+import { requestShapeChecks } from '../../server/validation/request-shape.js';
 import { type Listening, listenOnLoopback } from '../support/listen.js';
 import {
   call,
@@ -17,7 +16,9 @@ import {
   type Workspace,
 } from '../support/server.js';
 
-const ok = { '200': { description: 'OK.' } };
+const ok = {
+  '200': { description: 'OK.', headers: { 'Cache-Control': { schema: { type: 'string', const: 'no-store' } } } },
+};
 
 /** A spec of its own: integers in the path, a header and the query, and templates with regular-expression characters. */
 const shapeSpec = {
@@ -40,22 +41,21 @@ const shapeSpec = {
     '/reports.json': { get: { operationId: 'getReports', responses: ok } },
     '/reports/{id}(raw)': { get: { operationId: 'getRawReport', responses: ok } },
   },
-  components: { schemas: {}, responses: {}, securitySchemes: {} },
+  security: [{ bearerAuth: ['management'] }],
+  components: {
+    schemas: { KeyKind: { type: 'string', enum: ['management'] } },
+    responses: {},
+    securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
+  },
 } as unknown as OpenApiDocument;
 
-/** Its operations as the server binds them; none needs a key, and no handler runs. */
-const shapeOperations: Operation[] = specOperations(shapeSpec).map((entry) => ({
-  ...entry,
-  operationId: entry.operation.operationId,
-  acceptedKeyKinds: [],
-  headerParameters: [],
-  cacheControl: 'no-store',
-  handler: async () => ({}),
-}));
+/** Its operations as the server binds them; no handler runs. */
+const handler = async () => ({});
+const shapeOperations = bindOperations(shapeSpec, { getItem: handler, getReports: handler, getRawReport: handler });
+const shapeTable = new OperationTable(shapeSpec, shapeOperations);
 
 describe('finding the operation of a request', () => {
-  const match = (method: string, path: string) =>
-    operationMatcher(shapeSpec)(method, path)?.operation.operation.operationId;
+  const match = (method: string, path: string) => shapeTable.find(method, path)?.operation.id;
 
   it('finds an operation by its method and its path below the base path', () => {
     expect(match('GET', '/api/v1/items/7')).toBe('getItem');
@@ -84,9 +84,11 @@ describe('query integers, checked before the validator', () => {
 
   beforeAll(async () => {
     const app = express();
-    app.use('/api/v1', matchOperation(shapeSpec, shapeOperations), checkRequestShape(shapeOperations), (req, res) => {
-      const { match, fieldErrors } = requestContext(req);
-      res.json({ operation: match?.operation.operationId ?? null, errors: fieldErrors });
+    app.set('query parser', 'extended');
+    const shapeErrors = requestShapeChecks(shapeOperations);
+    app.use('/api/v1', matchOperation(shapeTable), (req, res) => {
+      const operation = matchedOperation(req);
+      res.json({ operation: operation.id, errors: shapeErrors(req, operation) });
     });
     listening = await listenOnLoopback(app);
     baseUrl = listening.baseUrl;

@@ -2,8 +2,8 @@
 // update body of a destination (filter rules, key allowlist, headers), then small schemas for the
 // shapes the explanation handles that the contract does not use today.
 import { describe, expect, it } from 'vitest';
-import { schemaExplainer } from '../../server/http/schema-errors.js';
 import { createSpecAjv, type JsonObject, loadSpec, type OpenApiDocument } from '../../server/spec.js';
+import { schemaExplainer } from '../../server/validation/schema-errors.js';
 
 describe('the update body of a destination', () => {
   const spec = loadSpec();

@@ -1,21 +1,20 @@
-import express from 'express';
+// The fields a 400 names, as the check step (server/validation/request-checks.ts) joins them: the
+// request goes through the body parser and every check as in the server; in place of the
+// validator, the test gives the field errors the validator would report. At most FIELD_LIMIT
+// fields are looked for.
+import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FieldError } from '../../server/domain/field-errors.js';
-import { requestValidationErrors } from '../../server/http/bad-request.js';
-import { checkBodySizes } from '../../server/http/body-sizes.js';
-import { matchOperation } from '../../server/http/operation-match.js';
+import { type FieldError, FieldValidationError } from '../../server/domain/field-errors.js';
 import { jsonBody } from '../../server/http/request-body.js';
-import { checkRequestShape } from '../../server/http/request-shape.js';
 import { bindOperations } from '../../server/operations/bind.js';
 import { operationHandlers } from '../../server/operations/index.js';
 import { BODY_LIMIT_BYTES } from '../../server/request-pipeline.js';
 import { createSpecAjv, nodeAt } from '../../server/spec.js';
+import { matchOperation, OperationTable } from '../../server/validation/operation-match.js';
+import { checkRequest } from '../../server/validation/request-checks.js';
 import { type Listening, listenOnLoopback } from '../support/listen.js';
 import { spec } from '../support/server.js';
 
-// The request goes through the body parser, the shape check and the sizes check as in the server;
-// then, in place of the validator, the test gives the field errors the validator would report. At
-// most FIELD_LIMIT fields are looked for.
 let validatorErrors: FieldError[] = [];
 const operations = bindOperations(spec, operationHandlers);
 let listening: Listening;
@@ -24,17 +23,27 @@ let baseUrl: string;
 const FIELD_LIMIT = 4;
 
 beforeAll(async () => {
-  const ajv = createSpecAjv(spec);
-  const explain = requestValidationErrors(spec, ajv, FIELD_LIMIT);
+  const named: ErrorRequestHandler = (err, _req, res, _next) => {
+    if (!(err instanceof FieldValidationError)) throw err;
+    res.json(err.errors);
+  };
   const app = express();
+  app.set('query parser', 'extended');
   app.use(
-    matchOperation(spec, operations),
+    matchOperation(new OperationTable(spec, operations)),
     jsonBody(BODY_LIMIT_BYTES),
-    checkRequestShape(operations),
-    checkBodySizes(spec, ajv),
-    (req, res) => {
-      res.json(explain(req, { by: 'validator', errors: validatorErrors }));
-    },
+    checkRequest({
+      spec,
+      ajv: createSpecAjv(spec),
+      operations,
+      validate: async () => validatorErrors,
+      storedObjectErrors: async () => [],
+      fieldLimit: FIELD_LIMIT,
+    }),
+    ((_req, res) => {
+      res.json([]);
+    }) satisfies RequestHandler,
+    named,
   );
   listening = await listenOnLoopback(app);
   baseUrl = listening.baseUrl;

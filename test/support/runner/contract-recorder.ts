@@ -8,21 +8,17 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { expect } from 'vitest';
-import {
-  bodySchemaPointers,
-  COVERAGE_DIR,
-  type Exercised,
-  oneOfAlternatives,
-} from '../../../scripts/contract-coverage/items.js';
-import type { OperationMatch } from '../../../server/http/operation.js';
-import { matchOf } from '../../../server/http/request-context.js';
+import { COVERAGE_DIR, type Exercised, oneOfAlternatives } from '../../../scripts/contract-coverage/items.js';
+import { requestContext } from '../../../server/http/request-context.js';
 import { queryStringOf } from '../../../server/http/request-head.js';
 import { createSpecAjv, type OpenApiDocument } from '../../../server/spec.js';
+import type { Operation } from '../../../server/validation/operation.js';
 
 const records: Exercised[] = [];
 
 function parameterValuesOf(
-  { operation, pathParameters }: OperationMatch,
+  operation: Operation,
+  pathParameters: Record<string, string | undefined>,
   req: IncomingMessage,
   query: URLSearchParams,
 ): string[] {
@@ -51,9 +47,9 @@ export function contractRecorder(spec: OpenApiDocument): (req: IncomingMessage, 
     // Any target the server was sent, as the server reads its query (a `//` path is no URL).
     const query = new URLSearchParams(queryStringOf((req as { originalUrl?: string }).originalUrl ?? req.url ?? ''));
     res.on('finish', () => {
-      const match = matchOf(req);
-      if (!match) return;
-      const { operationId } = match.operation;
+      const { operation, route } = requestContext(req);
+      if (!operation || !route) return;
+      const operationId = operation.id;
       const mediaType =
         String(res.getHeader('content-type') ?? '')
           .split(';')[0]
@@ -62,10 +58,10 @@ export function contractRecorder(spec: OpenApiDocument): (req: IncomingMessage, 
       if (res.statusCode < 300) {
         const body = (req as IncomingMessage & { body?: unknown }).body;
         ajv ??= createSpecAjv(spec);
-        for (const pointer of bodySchemaPointers(match.operation)) {
+        for (const pointer of operation.body ? [operation.body.schemaPointer] : []) {
           if (body !== undefined) keys.push(...oneOfAlternatives(spec, pointer, ajv, body).map((a) => `body ${a}`));
         }
-        keys.push(...parameterValuesOf(match, req, query));
+        keys.push(...parameterValuesOf(operation, route.pathParameters, req, query));
       }
       for (const key of keys) records.push({ operationId, key, test });
     });

@@ -3,8 +3,8 @@
 // so the text would be stored as something other than what was sent: it is refused instead, with
 // the field it is in.
 import { Buffer, isUtf8 } from 'node:buffer';
+import type { FieldError } from '../domain/field-errors.js';
 import { escapePointer } from '../spec.js';
-import type { FieldError } from './field-errors.js';
 
 export const NOT_PERCENT_ENCODED_UTF8 = 'must be percent-encoded UTF-8 (each %XX a byte of UTF-8 text)';
 const NOT_UTF8 = 'is not UTF-8: the text of a JSON body must be UTF-8';

@@ -6,6 +6,7 @@
 // sizes are checked first, against the same schemas stripped of every other rule, and what lies
 // past them is dropped before the full validation, which then reports the rest of the body.
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type { FieldError } from '../domain/field-errors.js';
 import {
   isObject,
   type JsonObject,
@@ -17,7 +18,6 @@ import {
   unescapePointer,
   validatorAt,
 } from '../spec.js';
-import type { FieldError } from './field-errors.js';
 
 const SIZE_KEYWORDS = ['maxItems', 'maxProperties'] as const;
 const SIZES_SCHEMA_ID = 'openapi-sizes.yaml';
@@ -135,8 +135,8 @@ function sizesCheck(validate: ValidateFunction): SizesCheck {
   };
 }
 
-/** The sizes check of each operation's JSON request body, by the operation object of the spec. */
-export function requestBodySizesChecks(spec: OpenApiDocument, ajv: Ajv2020): Map<object, SizesCheck> {
+/** The sizes check of each operation's JSON request body, by the pointer of the body's schema. */
+export function requestBodySizesChecks(spec: OpenApiDocument, ajv: Ajv2020): Map<string, SizesCheck> {
   const resolve: Resolve = (schema) => {
     const node = resolveRef(spec, schema);
     return isObject(node) ? node : {};
@@ -158,10 +158,10 @@ export function requestBodySizesChecks(spec: OpenApiDocument, ajv: Ajv2020): Map
   });
   const schemas = mapValues(spec.components.schemas, (schema) => sizesOnly(schema, resolve, unknownKept));
   const paths: JsonObject = {};
-  const checks = new Map<object, SizesCheck>();
+  const checks = new Map<string, SizesCheck>();
   const bodies = specOperations(spec).flatMap(({ operation, template, method }) => {
     const schema = operation.requestBody?.content['application/json']?.schema;
-    return schema === undefined ? [] : [{ operation, template, method, schema }];
+    return schema === undefined ? [] : [{ template, method, schema }];
   });
   for (const { template, method, schema } of bodies) {
     const requestBody = { content: { 'application/json': { schema: sizesOnly(schema, resolve, unknownKept) } } };
@@ -169,9 +169,9 @@ export function requestBodySizesChecks(spec: OpenApiDocument, ajv: Ajv2020): Map
   }
   // Stryker disable next-line BooleanLiteral: equivalent, see mutation/equivalents.md#sizes-schema-unvalidated
   ajv.addSchema({ $id: SIZES_SCHEMA_ID, components: { schemas }, paths }, undefined, undefined, false);
-  for (const { operation, template, method } of bodies) {
+  for (const { template, method } of bodies) {
     const pointer = requestBodySchemaPointer({ template, method });
-    checks.set(operation, sizesCheck(validatorAt(ajv, pointer, SIZES_SCHEMA_ID)));
+    checks.set(pointer, sizesCheck(validatorAt(ajv, pointer, SIZES_SCHEMA_ID)));
   }
   return checks;
 }
