@@ -10,9 +10,10 @@
 // - only test/ imports the test runner, and no npm script runs a file of test/: the suite's
 //   plumbing lives beside the tests, and what a developer runs lives beside the other tools.
 // Static, dynamic and type-only imports alike: a cycle through types is a knot for a reader too.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { importsOf } from '../support/imports.js';
 import { projectRoot } from '../support/process.js';
 
 const FOLDERS = ['server', 'client', 'scripts', 'bench', 'test'];
@@ -31,23 +32,15 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** `from '...'`, `import '...'` and `import('...')` of a relative path, as written. */
-const RELATIVE_IMPORT = /(?:\bfrom|\bimport)\s*\(?\s*['"](\.{1,2}\/[^'"\n]+)['"]/g;
-
-/** The project files a module imports, relative to the project; a specifier naming no file is left out. */
-function importsOf(file: string): string[] {
-  const targets = [...readFileSync(file, 'utf8').matchAll(RELATIVE_IMPORT)].map((match) => {
-    const target = resolve(dirname(file), match[1] ?? '');
-    const source = target.replace(/\.js$/, '.ts');
-    return existsSync(source) ? source : target;
-  });
-  return [...new Set(targets.filter((target) => existsSync(target)).map((target) => relative(projectRoot, target)))];
+/** The project files a module imports, relative to the project: type-only imports too, not a mock's path. */
+function importedBy(file: string): string[] {
+  return [...new Set(importsOf(file).flatMap((entry) => (entry.mock ? [] : [entry.target])))];
 }
 
 const graph = new Map(
   FOLDERS.flatMap((folder) => sourceFiles(join(projectRoot, folder))).map((file) => [
     relative(projectRoot, file),
-    importsOf(file),
+    importedBy(file),
   ]),
 );
 
