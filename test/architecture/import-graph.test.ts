@@ -81,30 +81,35 @@ describe('the import graph of server/, client/, scripts/, bench/ and test/', () 
   });
 
   it('has no import cycle', () => {
-    expect(cycles()).toEqual([]);
+    const found = cycles();
+    expect(found, found.join('\n')).toEqual([]);
   });
 
   it('keeps server/ and client/ apart from the tooling and the tests', () => {
-    expect(refused('server', (target) => !under(target, 'test', 'bench', 'client', 'scripts'))).toEqual([]);
-    expect(refused('client', (target) => !under(target, 'test', 'bench', 'server', 'scripts'))).toEqual([]);
+    const fromServer = refused('server', (target) => !under(target, 'test', 'bench', 'client', 'scripts'));
+    expect(fromServer, fromServer.join('\n')).toEqual([]);
+    const fromClient = refused('client', (target) => !under(target, 'test', 'bench', 'server', 'scripts'));
+    expect(fromClient, fromClient.join('\n')).toEqual([]);
   });
 
   it('has nothing in scripts/ or bench/ import from test/', () => {
-    expect([
+    const fromTools = [
       ...refused('scripts', (target) => !under(target, 'test')),
       ...refused('bench', (target) => !under(target, 'test')),
-    ]).toEqual([]);
+    ];
+    expect(fromTools, fromTools.join('\n')).toEqual([]);
   });
 
   it('has test/ import from bench/ only what the benchmark shares with the tests', () => {
-    expect(refused('test', (target) => !under(target, 'bench') || under(target, 'bench/shared'))).toEqual([]);
+    const fromTests = refused('test', (target) => !under(target, 'bench') || under(target, 'bench/shared'));
+    expect(fromTests, fromTests.join('\n')).toEqual([]);
   });
 
   it('has only test/ import the test runner', () => {
     const importers = [...graph.keys()].filter(
       (file) => !under(file, 'test') && TEST_RUNNER.test(readFileSync(join(projectRoot, file), 'utf8')),
     );
-    expect(importers).toEqual([]);
+    expect(importers, importers.join('\n')).toEqual([]);
     // The pattern finds what it looks for.
     expect(
       [...graph.keys()].filter(
@@ -120,6 +125,6 @@ describe('the import graph of server/, client/, scripts/, bench/ and test/', () 
     const running = Object.entries(scripts)
       .filter(([, command]) => /(?:^|[\s'"=])\.?\/?test\/[^\s'"]+\.(?:ts|mts|mjs|js)\b/.test(command))
       .map(([name, command]) => `${name}: ${command}`);
-    expect(running).toEqual([]);
+    expect(running, running.join('\n')).toEqual([]);
   });
 });
