@@ -28,12 +28,12 @@ import { PAGE_CHARACTER_BUDGET } from '../../server/domain/presets.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { loadSpec, specPath } from '../../server/spec.js';
 import { openStraightforwardDatabase } from './straightforward-database.js';
+import { type Config, maskedConfig } from './straightforward-masking.js';
 
 type ApiKey = components['schemas']['ApiKey'];
 type Destination = components['schemas']['ObservabilityDestination'];
 type DestinationUpdate = components['schemas']['ObservabilityDestinationUpdate'];
 type PresetVersion = components['schemas']['PresetVersion'];
-type Config = Record<string, string | Record<string, string>>;
 
 const [databaseUrl = ''] = process.argv.slice(2);
 const db = openStraightforwardDatabase(databaseUrl);
@@ -117,31 +117,6 @@ async function getKey(req: Request, res: Response) {
   const limitRemaining =
     data.limit === null ? null : Math.max(0, data.limit - (data.include_byok_in_limit ? used + byok : used));
   res.json({ data: { ...data, limit_remaining: limitRemaining } satisfies ApiKey });
-}
-
-const SECRET_CONFIG_KEYS = new Set([
-  'apiKey',
-  'spaceKey',
-  'password',
-  'publicKey',
-  'secretKey',
-  'licenseKey',
-  'accessKeyId',
-  'secretAccessKey',
-  'sessionToken',
-  'dsn',
-  'token',
-]);
-const mask = (secret: string) => (secret.length < 32 ? '********' : `${secret.slice(0, 4)}...${secret.slice(-4)}`);
-
-function maskedConfig(config: Config): Config {
-  const shown: Config = {};
-  for (const [key, value] of Object.entries(config)) {
-    if (typeof value === 'object')
-      shown[key] = Object.fromEntries(Object.entries(value).map(([name, header]) => [name, mask(header)]));
-    else shown[key] = SECRET_CONFIG_KEYS.has(key) ? mask(value) : value;
-  }
-  return shown;
 }
 
 const REGION_ORDER: Destination['regions'] = ['global', 'europe', 'us'];

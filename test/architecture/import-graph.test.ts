@@ -10,9 +10,10 @@
 // - only test/ imports the test runner, and no npm script runs a file of test/: the suite's
 //   plumbing lives beside the tests, and what a developer runs lives beside the other tools.
 // Static, dynamic and type-only imports alike: a cycle through types is a knot for a reader too.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { importsOf } from '../support/imports.js';
 import { projectRoot } from '../support/process.js';
 
 const FOLDERS = ['server', 'client', 'scripts', 'bench', 'test'];
@@ -31,23 +32,15 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** `from '...'`, `import '...'` and `import('...')` of a relative path, as written. */
-const RELATIVE_IMPORT = /(?:\bfrom|\bimport)\s*\(?\s*['"](\.{1,2}\/[^'"\n]+)['"]/g;
-
-/** The project files a module imports, relative to the project; a specifier naming no file is left out. */
-function importsOf(file: string): string[] {
-  const targets = [...readFileSync(file, 'utf8').matchAll(RELATIVE_IMPORT)].map((match) => {
-    const target = resolve(dirname(file), match[1] ?? '');
-    const source = target.replace(/\.js$/, '.ts');
-    return existsSync(source) ? source : target;
-  });
-  return [...new Set(targets.filter((target) => existsSync(target)).map((target) => relative(projectRoot, target)))];
+/** The project files a module imports, relative to the project: type-only imports too, not a mock's path. */
+function importedBy(file: string): string[] {
+  return [...new Set(importsOf(file).flatMap((entry) => (entry.mock ? [] : [entry.target])))];
 }
 
 const graph = new Map(
   FOLDERS.flatMap((folder) => sourceFiles(join(projectRoot, folder))).map((file) => [
     relative(projectRoot, file),
-    importsOf(file),
+    importedBy(file),
   ]),
 );
 
@@ -88,30 +81,35 @@ describe('the import graph of server/, client/, scripts/, bench/ and test/', () 
   });
 
   it('has no import cycle', () => {
-    expect(cycles()).toEqual([]);
+    const found = cycles();
+    expect(found, found.join('\n')).toEqual([]);
   });
 
   it('keeps server/ and client/ apart from the tooling and the tests', () => {
-    expect(refused('server', (target) => !under(target, 'test', 'bench', 'client', 'scripts'))).toEqual([]);
-    expect(refused('client', (target) => !under(target, 'test', 'bench', 'server', 'scripts'))).toEqual([]);
+    const fromServer = refused('server', (target) => !under(target, 'test', 'bench', 'client', 'scripts'));
+    expect(fromServer, fromServer.join('\n')).toEqual([]);
+    const fromClient = refused('client', (target) => !under(target, 'test', 'bench', 'server', 'scripts'));
+    expect(fromClient, fromClient.join('\n')).toEqual([]);
   });
 
   it('has nothing in scripts/ or bench/ import from test/', () => {
-    expect([
+    const fromTools = [
       ...refused('scripts', (target) => !under(target, 'test')),
       ...refused('bench', (target) => !under(target, 'test')),
-    ]).toEqual([]);
+    ];
+    expect(fromTools, fromTools.join('\n')).toEqual([]);
   });
 
   it('has test/ import from bench/ only what the benchmark shares with the tests', () => {
-    expect(refused('test', (target) => !under(target, 'bench') || under(target, 'bench/shared'))).toEqual([]);
+    const fromTests = refused('test', (target) => !under(target, 'bench') || under(target, 'bench/shared'));
+    expect(fromTests, fromTests.join('\n')).toEqual([]);
   });
 
   it('has only test/ import the test runner', () => {
     const importers = [...graph.keys()].filter(
       (file) => !under(file, 'test') && TEST_RUNNER.test(readFileSync(join(projectRoot, file), 'utf8')),
     );
-    expect(importers).toEqual([]);
+    expect(importers, importers.join('\n')).toEqual([]);
     // The pattern finds what it looks for.
     expect(
       [...graph.keys()].filter(
@@ -127,6 +125,6 @@ describe('the import graph of server/, client/, scripts/, bench/ and test/', () 
     const running = Object.entries(scripts)
       .filter(([, command]) => /(?:^|[\s'"=])\.?\/?test\/[^\s'"]+\.(?:ts|mts|mjs|js)\b/.test(command))
       .map(([name, command]) => `${name}: ${command}`);
-    expect(running).toEqual([]);
+    expect(running, running.join('\n')).toEqual([]);
   });
 });

@@ -62,7 +62,7 @@ describe('layers of server/', () => {
         .filter((target) => layerOf(target) < layerOf(file))
         .map((target) => `${file} (${LAYERS[layerOf(file)]?.[0]}) imports ${target} (${LAYERS[layerOf(target)]?.[0]})`),
     );
-    expect(upward).toEqual([]);
+    expect(upward, upward.join('\n')).toEqual([]);
   });
 
   it('has no import cycle', () => {
@@ -79,6 +79,6 @@ describe('layers of server/', () => {
       state.set(file, 'done');
     };
     for (const file of graph.keys()) visit(file, []);
-    expect(cycles).toEqual([]);
+    expect(cycles, cycles.join('\n')).toEqual([]);
   });
 });

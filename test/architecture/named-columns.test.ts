@@ -19,6 +19,6 @@ describe('the statements of the server', () => {
           .map((line, index) => ({ where: `server/${file}:${index + 1}`, line }))
           .filter(({ line }) => SELECTS_EVERY_COLUMN.test(line) && !line.trim().startsWith('//')),
       );
-    expect(offending).toEqual([]);
+    expect(offending, offending.map(({ where, line }) => `${where}: ${line.trim()}`).join('\n')).toEqual([]);
   });
 });

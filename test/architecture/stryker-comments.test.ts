@@ -50,11 +50,13 @@ describe('the Stryker comments of server/ and client/', () => {
 
   it(`are one line of at most ${MAX_LENGTH} characters in the one form`, () => {
     const astray = checked.filter(({ text }) => text.length > MAX_LENGTH || !MARK.test(text));
-    expect(astray.map(({ where, text }) => `${where} (${text.length} characters): ${text.trim()}`)).toEqual([]);
+    const long = astray.map(({ where, text }) => `${where} (${text.length} characters): ${text.trim()}`);
+    expect(long, long.join('\n')).toEqual([]);
   });
 
   it('name an anchor of mutation/equivalents.md', () => {
     const unknown = checked.filter(({ text }) => !anchors.has(MARK.exec(text)?.[1] ?? ''));
-    expect(unknown.map(({ where, text }) => `${where}: ${MARK.exec(text)?.[1]}`)).toEqual([]);
+    const unknownMarks = unknown.map(({ where, text }) => `${where}: ${MARK.exec(text)?.[1]}`);
+    expect(unknownMarks, unknownMarks.join('\n')).toEqual([]);
   });
 });

@@ -59,7 +59,8 @@ describe('the conformance command against this server', () => {
         requests: 500,
         negative: true,
       });
-      expect(result.outcomes.filter((o) => o.problems.length > 0).map(describeFailure)).toEqual([]);
+      const failures = result.outcomes.filter((o) => o.problems.length > 0).map(describeFailure);
+      expect(failures, failures.join('\n')).toEqual([]);
       // The HTTP checks of --negative were sent, every one: the run had each thing they need.
       expect(result.outcomes.filter((o) => o.request.label.startsWith('HTTP: ')).length).toBe(12);
       for (const operation of contract.operations) {
@@ -70,7 +71,8 @@ describe('the conformance command against this server', () => {
           operation.operationId,
         ).toBe(true);
       }
-      expect(server.serverErrors()).toEqual([]);
+      const errors = server.serverErrors();
+      expect(errors, errors.map((entry) => JSON.stringify(entry)).join('\n')).toEqual([]);
     },
     PROPERTY_TIMEOUT_MS,
   );

@@ -132,7 +132,10 @@ describe.each(RELEASES.map((release) => [release.version, release] as const))(
           );
           // An answer without a field the SDK requires fails its validation.
           if (model !== 'ObservabilityDestinationUpdate')
-            expect(sdk.required.filter((name) => !contract.required.includes(name))).toEqual([]);
+            expect(
+              sdk.required.filter((name) => !contract.required.includes(name)),
+              `${model}: fields the SDK requires and the contract does not`,
+            ).toEqual([]);
         },
       );
     });

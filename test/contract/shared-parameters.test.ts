@@ -84,6 +84,7 @@ describe('a server on a spec with shared and referenced parameters', () => {
   it('serves the operation with its path-level parameter', async () => {
     const answer = await call(server, 'GET', '/api/v1/presets/none/versions?limit=5', { key: workspace.standardKey });
     expect(answer.status).toBe(404);
-    expect(server.serverErrors()).toEqual([]);
+    const errors = server.serverErrors();
+    expect(errors, errors.map((entry) => JSON.stringify(entry)).join('\n')).toEqual([]);
   });
 });

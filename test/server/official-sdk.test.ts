@@ -353,6 +353,8 @@ describe.each(RELEASES.map((release) => [release.version, release] as const))(
 
     describe.each(operationsOfSpec)('%s', (operationId, entry) => {
       const check = checks[operationId];
+      if (!check)
+        throw new Error(`${operationId} (openapi.yaml) has no line in checks, test/server/official-sdk.test.ts`);
 
       it('answers the SDK, which parses and validates every answer into its typed objects', async () => {
         await check.succeeds(release);

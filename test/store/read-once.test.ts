@@ -81,16 +81,28 @@ describe("a key's credentials", () => {
 });
 
 describe('a page of versions', () => {
+  // Each test that counts the pages read has a preset of its own: what another test asked for, in
+  // whatever order the tests run, is then not held for it.
   const slug = 'paged';
-  const addVersion = (i: number) =>
+  const grown = 'grown';
+  const bounded = 'bounded';
+  const addVersion = (slugOf: string, i: number) =>
     provision.addPresetVersion(
       elsewhere,
-      { workspaceId, slug, config: { model: 'openai/gpt-4o-mini' }, systemPrompt: `Version ${i}`, creatorId: 'u' },
+      {
+        workspaceId,
+        slug: slugOf,
+        config: { model: 'openai/gpt-4o-mini' },
+        systemPrompt: `Version ${i}`,
+        creatorId: 'u',
+      },
       new Date(),
     );
 
   beforeAll(async () => {
-    for (let i = 1; i <= 5; i++) await addVersion(i);
+    for (let i = 1; i <= 5; i++) await addVersion(slug, i);
+    for (let i = 1; i <= 5; i++) await addVersion(grown, i);
+    for (let i = 1; i <= 6; i++) await addVersion(bounded, i);
   });
 
   it('is made once, and answered again for the cost of reading its preset', async () => {
@@ -103,11 +115,11 @@ describe('a page of versions', () => {
   });
 
   it('is made anew once the preset has another version, by any process', async () => {
-    const before = await serving.presets.pageOfVersions(workspaceId, slug, 3, 10);
+    const before = await serving.presets.pageOfVersions(workspaceId, grown, 3, 10);
     expect(before?.totalCount).toBe(5);
     expect(JSON.parse(before?.versionsJson ?? '')).toHaveLength(2);
-    await addVersion(6);
-    const after = await serving.presets.pageOfVersions(workspaceId, slug, 3, 10);
+    await addVersion(grown, 6);
+    const after = await serving.presets.pageOfVersions(workspaceId, grown, 3, 10);
     expect(after?.totalCount).toBe(6);
     expect(JSON.parse(after?.versionsJson ?? '').map((v: { version: number }) => v.version)).toEqual([4, 5, 6]);
   });
@@ -126,13 +138,13 @@ describe('a page of versions', () => {
   });
 
   it('is one of a bounded number held: pages a client asks for in turn push the oldest out', async () => {
-    const oldest = () => serving.presets.pageOfVersions(workspaceId, slug, 0, 1);
+    const oldest = () => serving.presets.pageOfVersions(workspaceId, bounded, 0, 1);
     await oldest();
     // Every (offset, limit) within the preset's versions is a page of its own.
     let asked = 0;
     for (let limit = 1; asked < PAGES_HELD; limit++)
       for (let offset = 0; offset < 6 && asked < PAGES_HELD; offset++, asked++)
-        await serving.presets.pageOfVersions(workspaceId, slug, offset, limit + 1);
+        await serving.presets.pageOfVersions(workspaceId, bounded, offset, limit + 1);
     const pagesBefore = runsOf('presets.page');
     await oldest();
     expect(runsOf('presets.page') - pagesBefore).toBe(1);
