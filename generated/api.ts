@@ -387,7 +387,7 @@ export interface components {
             apiKey: components["schemas"]["ConfigSecret"];
             spaceKey: components["schemas"]["ConfigSecret"];
             modelId: components["schemas"]["ConfigString"];
-            baseUrl?: components["schemas"]["ConfigString"];
+            baseUrl?: components["schemas"]["HttpUrl"];
             headers?: components["schemas"]["ConfigHeaders"];
         };
         /**
@@ -397,7 +397,7 @@ export interface components {
         BraintrustConfig: {
             apiKey: components["schemas"]["ConfigSecret"];
             projectId: components["schemas"]["ConfigString"];
-            baseUrl?: components["schemas"]["ConfigString"];
+            baseUrl?: components["schemas"]["HttpUrl"];
             headers?: components["schemas"]["ConfigHeaders"];
         };
         /**
@@ -419,7 +419,7 @@ export interface components {
         DatadogConfig: {
             apiKey: components["schemas"]["ConfigSecret"];
             mlApp: components["schemas"]["ConfigString"];
-            url?: components["schemas"]["ConfigString"];
+            url?: components["schemas"]["HttpUrl"];
             headers?: components["schemas"]["ConfigHeaders"];
         };
         /**
@@ -429,7 +429,7 @@ export interface components {
         GrafanaConfig: {
             apiKey: components["schemas"]["ConfigSecret"];
             instanceId: components["schemas"]["ConfigString"];
-            baseUrl?: components["schemas"]["ConfigString"];
+            baseUrl?: components["schemas"]["HttpUrl"];
             headers?: components["schemas"]["ConfigHeaders"];
         };
         /**
@@ -439,7 +439,7 @@ export interface components {
         LangfuseConfig: {
             publicKey: components["schemas"]["ConfigSecret"];
             secretKey: components["schemas"]["ConfigSecret"];
-            baseUrl?: components["schemas"]["ConfigString"];
+            baseUrl?: components["schemas"]["HttpUrl"];
             headers?: components["schemas"]["ConfigHeaders"];
         };
         /**
@@ -448,7 +448,7 @@ export interface components {
          */
         LangsmithConfig: {
             apiKey: components["schemas"]["ConfigSecret"];
-            endpoint?: components["schemas"]["ConfigString"];
+            endpoint?: components["schemas"]["HttpUrl"];
             project?: components["schemas"]["ConfigString"];
             workspaceId?: components["schemas"]["ConfigString"];
             headers?: components["schemas"]["ConfigHeaders"];
@@ -478,7 +478,7 @@ export interface components {
          * @description Configuration of a `otel-collector` destination.
          */
         OtelCollectorConfig: {
-            endpoint: components["schemas"]["ConfigString"];
+            endpoint: components["schemas"]["HttpUrl"];
             headers?: components["schemas"]["ConfigHeaders"];
         };
         /**
@@ -487,7 +487,7 @@ export interface components {
          */
         PosthogConfig: {
             apiKey: components["schemas"]["ConfigSecret"];
-            endpoint?: components["schemas"]["ConfigString"];
+            endpoint?: components["schemas"]["HttpUrl"];
             headers?: components["schemas"]["ConfigHeaders"];
         };
         /**
@@ -496,7 +496,7 @@ export interface components {
          */
         RampConfig: {
             apiKey: components["schemas"]["ConfigSecret"];
-            baseUrl?: components["schemas"]["ConfigString"];
+            baseUrl?: components["schemas"]["HttpUrl"];
             headers?: components["schemas"]["ConfigHeaders"];
         };
         /**
@@ -508,7 +508,7 @@ export interface components {
             accessKeyId: components["schemas"]["ConfigSecret"];
             secretAccessKey: components["schemas"]["ConfigSecret"];
             region?: components["schemas"]["ConfigString"];
-            endpoint?: components["schemas"]["ConfigString"];
+            endpoint?: components["schemas"]["HttpUrl"];
             sessionToken?: components["schemas"]["ConfigSecret"];
             prefix?: components["schemas"]["ConfigString"];
             pathTemplate?: components["schemas"]["ConfigString"];
@@ -520,7 +520,7 @@ export interface components {
          */
         SentryConfig: {
             dsn: components["schemas"]["ConfigSecret"];
-            otlpEndpoint: components["schemas"]["ConfigString"];
+            otlpEndpoint: components["schemas"]["HttpUrl"];
             headers?: components["schemas"]["ConfigHeaders"];
         };
         /**
@@ -544,7 +544,7 @@ export interface components {
             apiKey: components["schemas"]["ConfigSecret"];
             entity: components["schemas"]["ConfigString"];
             project: components["schemas"]["ConfigString"];
-            baseUrl?: components["schemas"]["ConfigString"];
+            baseUrl?: components["schemas"]["HttpUrl"];
             headers?: components["schemas"]["ConfigHeaders"];
         };
         /**
@@ -552,7 +552,7 @@ export interface components {
          * @description Configuration of a `webhook` destination.
          */
         WebhookConfig: {
-            url: components["schemas"]["ConfigString"];
+            url: components["schemas"]["HttpUrl"];
             /** @enum {string} */
             method?: "POST" | "PUT";
             headers?: components["schemas"]["ConfigHeaders"];
@@ -567,11 +567,11 @@ export interface components {
             accessKeyId?: components["schemas"]["ConfigString"];
             account?: components["schemas"]["ConfigString"];
             apiKey?: components["schemas"]["ConfigString"];
-            baseUrl?: components["schemas"]["ConfigString"];
+            baseUrl?: components["schemas"]["HttpUrl"];
             bucketName?: components["schemas"]["ConfigString"];
             database?: components["schemas"]["ConfigString"];
             dsn?: components["schemas"]["ConfigString"];
-            endpoint?: components["schemas"]["ConfigString"];
+            endpoint?: components["schemas"]["HttpUrl"];
             entity?: components["schemas"]["ConfigString"];
             headers?: components["schemas"]["ConfigHeaders"];
             host?: components["schemas"]["ConfigString"];
@@ -580,7 +580,7 @@ export interface components {
             method?: components["schemas"]["ConfigString"];
             mlApp?: components["schemas"]["ConfigString"];
             modelId?: components["schemas"]["ConfigString"];
-            otlpEndpoint?: components["schemas"]["ConfigString"];
+            otlpEndpoint?: components["schemas"]["HttpUrl"];
             password?: components["schemas"]["ConfigString"];
             pathTemplate?: components["schemas"]["ConfigString"];
             prefix?: components["schemas"]["ConfigString"];
@@ -596,12 +596,18 @@ export interface components {
             spaceKey?: components["schemas"]["ConfigString"];
             table?: components["schemas"]["ConfigString"];
             token?: components["schemas"]["ConfigString"];
-            url?: components["schemas"]["ConfigString"];
+            url?: components["schemas"]["HttpUrl"];
             username?: components["schemas"]["ConfigString"];
             warehouse?: components["schemas"]["ConfigString"];
             workspace?: components["schemas"]["ConfigString"];
             workspaceId?: components["schemas"]["ConfigString"];
         };
+        /**
+         * Format: uri
+         * @description An absolute `http` or `https` URL with a host, such as `https://cloud.langfuse.com` or `http://127.0.0.1:4318/v1/traces`: the scheme in lower case, `://`, an optional user (`user@` or `user:password@`), a host name or IPv4 address that begins with a letter or a digit, an optional port, then any path, query and fragment. Only the characters RFC 3986 allows in a URL are taken as they are; any other (a space, a non-ASCII letter) is written percent-encoded (`%20`). Anything else, such as a `javascript:`, `file:` or `ftp:` URL, a relative path, or `http://` without a host, answers `400` naming the field.
+         * @example https://cloud.langfuse.com
+         */
+        HttpUrl: string;
         ConfigString: string;
         /** @description A secret; stored encrypted and returned masked. */
         ConfigSecret: string;

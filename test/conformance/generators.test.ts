@@ -7,6 +7,7 @@ import { loadContract, operationById } from '../../scripts/conformance/contract.
 import { bodyFields } from '../../scripts/conformance/generate/body-fields.js';
 import { type Fixture, negativeRequests } from '../../scripts/conformance/generate/requests.js';
 import { type JsonObject, loadSpec } from '../../server/spec.js';
+import { componentSchema } from '../support/spec.js';
 
 const refusedFields = (contract: ReturnType<typeof loadContract>) =>
   new Set(negativeRequests(contract, {}).flatMap((r) => (r.expect.kind === 'refused' ? [r.expect.field] : [])));
@@ -103,5 +104,27 @@ describe('the negative generators', () => {
     expect(answerProblems(contract, operation, { kind: 'accepted', statuses: [400] }, badRequest)).toEqual([
       `status 400 is not documented for getKey (documented: ${documented}): openapi.yaml lacks its response '400' (updateObservabilityDestination has '400': {$ref: '#/components/responses/DestinationUpdateBadRequest'})`,
     ]);
+  });
+
+  it("break every URL-valued config key with URIs the contract's http(s) pattern refuses", () => {
+    const contract = loadContract(loadSpec());
+    const update = contract.spec.components.schemas.DestinationConfigUpdate as {
+      properties: Record<string, JsonObject>;
+    };
+    const urlKeys = Object.entries(update.properties)
+      .filter(([, property]) => property.$ref === '#/components/schemas/HttpUrl')
+      .map(([key]) => key);
+    expect(urlKeys.length).toBeGreaterThan(0);
+    const httpUrl = componentSchema('HttpUrl');
+    const requests = negativeRequests(contract, {});
+    for (const key of urlKeys) {
+      const broken = requests.filter((r) => r.expect.kind === 'refused' && r.expect.field === `/body/config/${key}`);
+      const sent = broken.map((r) => (JSON.parse(r.body ?? '{}') as { config: Record<string, unknown> }).config[key]);
+      expect(sent, key).toEqual(
+        expect.arrayContaining(['javascript:alert(1)', 'file:///etc/passwd', 'ftp://x', 'http://', 'not a uri']),
+      );
+      // Each value sent is one the contract refuses: a type, a length, the pattern or the format broken.
+      for (const value of sent) expect(httpUrl(value), `${key}: ${JSON.stringify(value)}`).toBe(false);
+    }
   });
 });

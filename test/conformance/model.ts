@@ -1,7 +1,8 @@
 // A model of a destination under PATCH, written from the prose of openapi.yaml, independently of
 // the server's code: what the stored state and the answer must be after a sequence of updates.
 import { configSchemaName } from '../../scripts/conformance/generate/arbitraries.js';
-import { spec } from '../support/spec.js';
+import { sampleString } from '../../scripts/conformance/generate/samples.js';
+import { resolveRef, spec } from '../support/spec.js';
 
 export type Config = Record<string, string | Record<string, string>>;
 export interface ModelState {
@@ -105,13 +106,19 @@ export function shown(model: ModelState, secrets: Set<string>) {
   return { ...model, config };
 }
 
-/** A working config for each destination type, made from the required keys of its schema. */
+/**
+ * A working config for each destination type, made from the required keys of its schema: a value
+ * of its format where the key's schema has one (a URL for an HttpUrl), its first enum value, or text.
+ */
 export function sampleConfig(type: string): Record<string, string> {
   const schema = spec.components.schemas[configSchemaName(type)] as {
     required: string[];
-    properties: Record<string, { enum?: string[] }>;
+    properties: Record<string, { enum?: string[]; $ref?: string }>;
   };
-  return Object.fromEntries(
-    schema.required.map((key) => [key, schema.properties[key]?.enum?.[0] ?? `${key}-value-0123456789`]),
-  );
+  const sampleValue = (key: string): string => {
+    const property = resolveRef(schema.properties[key] ?? {}) as { enum?: string[]; format?: string };
+    if (property.format !== undefined) return sampleString(property);
+    return property.enum?.[0] ?? `${key}-value-0123456789`;
+  };
+  return Object.fromEntries(schema.required.map((key) => [key, sampleValue(key)]));
 }

@@ -46,11 +46,14 @@ function fullConfig(type: DestinationType): ConfigValues {
   )?.[0];
   const properties = nodeAt(spec, `#/components/schemas/${schemaName}/properties`) as Record<
     string,
-    { enum?: string[] }
+    { enum?: string[]; $ref?: string }
   >;
   return Object.fromEntries(
     [...rules.keys].map((key) => {
       if (key === 'headers') return [key, { 'X-Team-Token': `tok_${SECRET_TAIL}` }];
+      // A URL-valued key (HttpUrl) takes an http or https URL only.
+      if (properties[key]?.$ref === '#/components/schemas/HttpUrl')
+        return [key, `https://${type}.example.com/${key}-${SECRET_TAIL}`];
       return [key, properties[key]?.enum?.[0] ?? `${key}-${SECRET_TAIL}`];
     }),
   );

@@ -53,6 +53,19 @@ const text = (minLength: number, maxLength: number) =>
     maxLength,
   });
 
+// Building the arbitrary of a pattern costs tens of ms for a long one (HttpUrl's): each pattern is
+// built once, however many times the schemas that use it are turned into arbitraries.
+const matchingArbitraries = new Map<string, fc.Arbitrary<string>>();
+
+function matching(pattern: string): fc.Arbitrary<string> {
+  let arbitrary = matchingArbitraries.get(pattern);
+  if (!arbitrary) {
+    arbitrary = fc.stringMatching(new RegExp(pattern));
+    matchingArbitraries.set(pattern, arbitrary);
+  }
+  return arbitrary;
+}
+
 function stringArbitrary(schema: Schema, options: GenerationOptions): fc.Arbitrary<string> {
   if (isSecret(schema) && options.secret) return options.secret;
   if (schema.format === 'uuid') return fc.uuid();
@@ -61,7 +74,10 @@ function stringArbitrary(schema: Schema, options: GenerationOptions): fc.Arbitra
     return text(0, Math.min((schema.maxLength as number | undefined) ?? 40, 40) / 2).map((t) =>
       t.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'),
     );
-  if (typeof schema.pattern === 'string') return fc.stringMatching(new RegExp(schema.pattern));
+  if (typeof schema.pattern === 'string') {
+    const maxLength = (schema.maxLength as number | undefined) ?? Number.POSITIVE_INFINITY;
+    return matching(schema.pattern).filter((value) => value.length <= maxLength);
+  }
   const minLength = (schema.minLength as number | undefined) ?? 0;
   const maxLength = Math.min((schema.maxLength as number | undefined) ?? 40, minLength + 40);
   return fc.oneof(
@@ -104,9 +120,7 @@ function objectArbitrary(schema: Schema, options: GenerationOptions): fc.Arbitra
   if (additional === undefined || additional === false || additional === true || Object.keys(properties).length > 0)
     return record;
   const names = schema.propertyNames as Schema | undefined;
-  const keys = names?.pattern
-    ? fc.stringMatching(new RegExp(names.pattern as string)).filter((k) => k.length <= 40)
-    : text(1, 20);
+  const keys = names?.pattern ? matching(names.pattern as string).filter((k) => k.length <= 40) : text(1, 20);
   return fc.dictionary(keys, arbitraryFor(additional as Schema, options), { maxKeys: 3 });
 }
 

@@ -113,6 +113,9 @@ function numberViolations(schema: JsonObject): { violations: Violation[]; bounda
   return { violations, boundaries };
 }
 
+/** Absolute URIs (to a fast format check) that a pattern on a `uri` may refuse: other schemes, no host. */
+const OTHER_URIS = ['javascript:alert(1)', 'file:///etc/passwd', 'ftp://x', 'http://'];
+
 /** A string the pattern refuses. */
 function unmatched(pattern: string): string | undefined {
   const regex = new RegExp(pattern, 'u');
@@ -124,7 +127,7 @@ const BAD_FORMATS: Record<string, string[]> = {
   'date-time': ['2026-13-01T00:00:00Z', 'yesterday'],
   date: ['2026-02-30', 'today'],
   regex: ['(', '[a-', '\\p{Nope}'],
-  uri: ['not a uri'],
+  uri: ['not a uri', '/a/relative/path'],
   email: ['not-an-email'],
 };
 
@@ -164,6 +167,11 @@ function stringViolations(schema: JsonObject): { violations: Violation[]; bounda
     const bad = unmatched(schema.pattern);
     if (bad !== undefined)
       violations.push({ keyword: 'pattern', label: `not matching ${schema.pattern}`, text: str(bad) });
+    if (schema.format === 'uri') {
+      const regex = new RegExp(schema.pattern, 'u');
+      for (const uri of OTHER_URIS.filter((candidate) => !regex.test(candidate)))
+        violations.push({ keyword: 'pattern', label: `a uri the pattern refuses (${uri})`, text: str(uri) });
+    }
   }
   if (typeof schema.format === 'string')
     for (const bad of BAD_FORMATS[schema.format] ?? [])
