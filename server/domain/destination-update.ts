@@ -13,14 +13,23 @@ import {
   secretsOf,
 } from './destination-config-rules.js';
 import { destinationEtag, ifMatchSatisfied } from './etag.js';
+import { everyKey } from './every-key.js';
 import { type FieldError, FieldValidationError } from './field-errors.js';
 import { looksMasked, maskSecret } from './masking.js';
 
 type Destination = components['schemas']['ObservabilityDestination'];
 type DestinationUpdate = components['schemas']['ObservabilityDestinationUpdate'];
 
-/** The settings of a destination, beside its regions and its config: what a PATCH or the CLI sets. */
-export const DESTINATION_SETTINGS = [
+/** The fields of a destination that the server gives it, never a PATCH. */
+type DestinationIdentity = 'id' | 'workspace_id' | 'type' | 'created_at' | 'updated_at';
+/** A field of the contract's destination that a PATCH takes as sent: every one but the identity, regions and config. */
+export type DestinationSetting = Exclude<keyof Destination, DestinationIdentity | 'regions' | 'config'>;
+
+/**
+ * The settings of a destination, beside its regions and its config: what a PATCH or the CLI sets,
+ * in the contract's order. A setting that the contract gains is a type error here until listed.
+ */
+export const DESTINATION_SETTINGS = everyKey<Pick<Destination, DestinationSetting>>()([
   'name',
   'enabled',
   'privacy_mode',
@@ -30,10 +39,10 @@ export const DESTINATION_SETTINGS = [
   'broadcast_generation_cost',
   'broadcast_generation_identity',
   'broadcast_generation_request_context',
-] as const;
+]);
 
 /** What a PATCH can change; the config with its secrets in clear. */
-export type DestinationState = Pick<Destination, (typeof DESTINATION_SETTINGS)[number]> & {
+export type DestinationState = Pick<Destination, DestinationSetting> & {
   regions: DataRegions;
   config: ConfigValues;
 };
@@ -61,15 +70,14 @@ export type UpdateDecision =
   | { outcome: 'unchanged' }
   | { outcome: 'changed'; next: DestinationState };
 
-const SCALAR_FIELDS = [
-  'name',
-  'enabled',
-  'privacy_mode',
-  'sampling_rate',
-  'broadcast_generation_cost',
-  'broadcast_generation_identity',
-  'broadcast_generation_request_context',
-] as const;
+/** The settings of an update, each of the type the state keeps (checked where an update is taken as one). */
+type SettingsSent = Partial<Pick<DestinationState, DestinationSetting>>;
+
+/** Omitted keeps the setting; any other value, null included, replaces it. */
+function replaceSent<F extends DestinationSetting>(next: DestinationState, sent: SettingsSent, field: F): void {
+  const value: DestinationState[F] | undefined = sent[field];
+  if (value !== undefined) next[field] = value;
+}
 
 function resolveSecret(stored: string | undefined, incoming: string, path: string, errors: FieldError[]): string {
   if (stored !== undefined && incoming === maskSecret(stored)) return stored;
@@ -150,11 +158,8 @@ export function decideDestinationUpdate(
   const changes = storedForm(request.changes);
   const errors: FieldError[] = [];
   const next: DestinationState = { ...current.state };
-  for (const field of SCALAR_FIELDS) {
-    if (changes[field] !== undefined) Object.assign(next, { [field]: changes[field] });
-  }
-  if (changes.api_key_hashes !== undefined) next.api_key_hashes = changes.api_key_hashes;
-  if (changes.filter_rules !== undefined) next.filter_rules = changes.filter_rules;
+  const settings: SettingsSent = changes;
+  for (const field of DESTINATION_SETTINGS) replaceSent(next, settings, field);
   if (changes.regions !== undefined) next.regions = storedRegions(changes.regions);
   if (changes.config !== undefined) next.config = mergeConfig(current.state.config, changes.config, rules, errors);
   if (errors.length > 0) throw new FieldValidationError(errors);

@@ -1,37 +1,11 @@
 // updateObservabilityDestination: a partial update of a destination of the caller's workspace,
 // conditional on If-Match when given.
-import type { components } from '../../generated/api.js';
-import { configRulesOf, type DestinationTypeRules } from '../domain/destination-config-rules.js';
+import { configRulesOf } from '../domain/destination-config-rules.js';
 import type { StoredDestination } from '../domain/destination-update.js';
+import { toApiDestination } from '../domain/destination-view.js';
 import { destinationEtag } from '../domain/etag.js';
-import { maskConfig } from '../domain/masking.js';
 import { HttpError } from '../http/errors.js';
 import type { Handler } from './types.js';
-
-type Destination = components['schemas']['ObservabilityDestination'];
-
-/** The destination as the API shows it: every secret masked. */
-function toApiDestination(destination: StoredDestination, rules: DestinationTypeRules): Destination {
-  const { state } = destination;
-  return {
-    id: destination.id,
-    workspace_id: destination.workspace_id,
-    name: state.name,
-    type: destination.type,
-    enabled: state.enabled,
-    privacy_mode: state.privacy_mode,
-    sampling_rate: state.sampling_rate,
-    api_key_hashes: state.api_key_hashes,
-    filter_rules: state.filter_rules,
-    broadcast_generation_cost: state.broadcast_generation_cost,
-    broadcast_generation_identity: state.broadcast_generation_identity,
-    broadcast_generation_request_context: state.broadcast_generation_request_context,
-    regions: state.regions,
-    config: maskConfig(state.config, rules.secretKeys) as Destination['config'],
-    created_at: destination.created_at,
-    updated_at: destination.updated_at,
-  };
-}
 
 export const updateObservabilityDestination: Handler<'updateObservabilityDestination'> = async (
   { path, headers, body, caller, trace },

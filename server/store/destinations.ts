@@ -3,8 +3,8 @@
 // other write in between.
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import type { Insertable, Kysely, Selectable } from 'kysely';
-import { type DataRegions, DEFAULT_REGIONS } from '../domain/data-regions.js';
+import type { Kysely, Selectable } from 'kysely';
+import { DEFAULT_REGIONS } from '../domain/data-regions.js';
 import type { ConfigValues, DestinationType, DestinationTypeRules } from '../domain/destination-config-rules.js';
 import {
   type DestinationState,
@@ -15,14 +15,19 @@ import {
 } from '../domain/destination-update.js';
 import type { SecretBox } from '../domain/secrets.js';
 import type { CallTrace } from './call-trace.js';
+import {
+  COLUMN_FIELD_ARGUMENTS,
+  type ColumnField,
+  readColumnFields,
+  type WrittenColumns,
+  writeColumnFields,
+} from './destination-columns.js';
 import { argument, preparedQuery, type QueryDriver } from './prepared.js';
 import { type Database, DESTINATION_COLUMNS, type DestinationsTable } from './tables.js';
 
 type DestinationRow = Selectable<DestinationsTable>;
 /** The columns of what a PATCH can change: each field of the state, the config sealed. */
-type DestinationColumns = Required<
-  Pick<Insertable<DestinationsTable>, Exclude<keyof DestinationState, 'config'> | 'config_sealed'>
->;
+type DestinationColumns = Pick<WrittenColumns, ColumnField | 'config_sealed'>;
 
 export type NewDestination = { workspace_id: string; type: DestinationType } & Pick<
   DestinationState,
@@ -34,10 +39,6 @@ export type NewDestination = { workspace_id: string; type: DestinationType } & P
 export interface UpdateOutcome {
   outcome: UpdateDecision['outcome'];
   destination: StoredDestination;
-}
-
-function parseJson<T>(text: string | null): T | null {
-  return text === null ? null : (JSON.parse(text) as T);
 }
 
 export function destinationStore(
@@ -54,19 +55,7 @@ export function destinationStore(
       revision: row.revision,
       created_at: row.created_at,
       updated_at: row.updated_at,
-      state: {
-        name: row.name,
-        enabled: Boolean(row.enabled),
-        privacy_mode: Boolean(row.privacy_mode),
-        sampling_rate: row.sampling_rate,
-        api_key_hashes: parseJson(row.api_key_hashes),
-        filter_rules: parseJson(row.filter_rules),
-        broadcast_generation_cost: Boolean(row.broadcast_generation_cost),
-        broadcast_generation_identity: Boolean(row.broadcast_generation_identity),
-        broadcast_generation_request_context: Boolean(row.broadcast_generation_request_context),
-        regions: JSON.parse(row.regions) as DataRegions,
-        config: JSON.parse(secrets.open(row.config_sealed)) as ConfigValues,
-      },
+      state: { ...readColumnFields(row), config: JSON.parse(secrets.open(row.config_sealed)) as ConfigValues },
     };
   }
 
@@ -79,19 +68,7 @@ export function destinationStore(
   }
 
   function toColumns(state: DestinationState, sealedConfig?: string): DestinationColumns {
-    return {
-      name: state.name,
-      enabled: state.enabled,
-      privacy_mode: state.privacy_mode,
-      sampling_rate: state.sampling_rate,
-      api_key_hashes: state.api_key_hashes === null ? null : JSON.stringify(state.api_key_hashes),
-      filter_rules: state.filter_rules === null ? null : JSON.stringify(state.filter_rules),
-      broadcast_generation_cost: state.broadcast_generation_cost,
-      broadcast_generation_identity: state.broadcast_generation_identity,
-      broadcast_generation_request_context: state.broadcast_generation_request_context,
-      regions: JSON.stringify(state.regions),
-      config_sealed: sealedConfig ?? secrets.seal(JSON.stringify(state.config)),
-    };
+    return { ...writeColumnFields(state), config_sealed: sealedConfig ?? secrets.seal(JSON.stringify(state.config)) };
   }
 
   const readOne = (locking: boolean) =>
@@ -116,42 +93,19 @@ export function destinationStore(
     // Stryker disable next-line StringLiteral: untestable, see mutation/equivalents.md#the-writes-name
     'destinations.write',
     {
-      name: argument<DestinationColumns['name']>(),
-      enabled: argument<DestinationColumns['enabled']>(),
-      privacy_mode: argument<DestinationColumns['privacy_mode']>(),
-      sampling_rate: argument<DestinationColumns['sampling_rate']>(),
-      api_key_hashes: argument<DestinationColumns['api_key_hashes']>(),
-      filter_rules: argument<DestinationColumns['filter_rules']>(),
-      broadcast_generation_cost: argument<DestinationColumns['broadcast_generation_cost']>(),
-      broadcast_generation_identity: argument<DestinationColumns['broadcast_generation_identity']>(),
-      broadcast_generation_request_context: argument<DestinationColumns['broadcast_generation_request_context']>(),
-      regions: argument<DestinationColumns['regions']>(),
+      ...COLUMN_FIELD_ARGUMENTS,
       config_sealed: argument<DestinationColumns['config_sealed']>(),
       id: argument<string>(),
       readRevision: argument<number>(),
       revision: argument<number>(),
       updated_at: argument<string>(),
     },
-    (a) =>
+    ({ id, readRevision, ...columns }) =>
       db
         .updateTable('destinations')
-        .set({
-          name: a.name,
-          enabled: a.enabled,
-          privacy_mode: a.privacy_mode,
-          sampling_rate: a.sampling_rate,
-          api_key_hashes: a.api_key_hashes,
-          filter_rules: a.filter_rules,
-          broadcast_generation_cost: a.broadcast_generation_cost,
-          broadcast_generation_identity: a.broadcast_generation_identity,
-          broadcast_generation_request_context: a.broadcast_generation_request_context,
-          regions: a.regions,
-          config_sealed: a.config_sealed,
-          revision: a.revision,
-          updated_at: a.updated_at,
-        })
-        .where('id', '=', a.id)
-        .where('revision', '=', a.readRevision)
+        .set(columns)
+        .where('id', '=', id)
+        .where('revision', '=', readRevision)
         .returning('id'),
   );
 
