@@ -90,9 +90,7 @@ export function validatorOptions(spec: OpenApiDocument, validateResponses: boole
     apiSpec: withHeadOperations(spec) as unknown as string,
     // Every failing field, not only the first, so that one 400 names them all.
     validateRequests: { allowUnknownQueryParameters: false, allErrors: true },
-    // Stryker disable next-line ObjectLiteral: equivalent, see mutation/equivalents.md#ajv-removeadditional-default
     validateResponses: validateResponses ? { removeAdditional: false } : false,
-    // Stryker disable next-line BooleanLiteral: equivalent, see mutation/equivalents.md#validator-security-after-authentication
     validateSecurity: false,
     // CI lints the contract and every test run checks it here; production skips the check at start.
     validateApiSpec: validateResponses,

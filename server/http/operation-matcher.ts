@@ -55,7 +55,6 @@ export function operationMatcher<Operation extends SpecOperation = SpecOperation
       if (!found) continue;
       const pathParameters: Record<string, string | undefined> = {};
       found.template.names.forEach((name, index) => {
-        // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#regex-group-fallback
         pathParameters[name] = decodedComponent(found.values[index + 1] ?? '');
       });
       return { operation: found.template.operation, pathParameters };

@@ -25,7 +25,6 @@ function queryErrors(queryString: string): FieldError[] {
     const mark = pair.indexOf('=');
     const rawName = mark < 0 ? pair : pair.slice(0, mark);
     const name = decodedQueryComponent(rawName);
-    // Stryker disable next-line StringLiteral,MethodExpression: equivalent, see mutation/equivalents.md#a-name-without-a-value
     const value = decodedQueryComponent(mark < 0 ? '' : pair.slice(mark + 1));
     const reason =
       name === undefined || value === undefined
@@ -55,7 +54,6 @@ export function checkStorableText(spec: OpenApiDocument): RequestHandler {
     if (context.notUtf8Body) errors.push(...notUtf8Fields(context.notUtf8Body, '/body', max));
     errors.push(...unstorableTextErrors(req.body, '/body', max));
     if (pathUnreadable) throw new FieldValidationError(errors);
-    // Stryker disable next-line MethodExpression: equivalent, see mutation/equivalents.md#early-errors-past-the-bound
     addFieldErrors(req, errors.slice(0, max));
     next();
   };

@@ -48,11 +48,9 @@ export function dispatchOperations(
       deps,
     );
     res.setHeader('Cache-Control', match.operation.cacheControl);
-    // Stryker disable next-line ConditionalExpression: equivalent, see mutation/equivalents.md#headers-of-undefined
     if (result.headers) res.set(result.headers);
     res.status(result.status);
     // Not Modified: no body (RFC 9110 §15.4.5).
-    // Stryker disable next-line ConditionalExpression: equivalent, see mutation/equivalents.md#not-modified-sent
     if (result.status === 304) return void res.end();
     const { body } = result;
     if (!(body instanceof JsonText)) res.json(body);
@@ -63,7 +61,6 @@ export function dispatchOperations(
 
 /** The operation's declared header parameters that the request sends, under their names in the spec. */
 function headersOf({ operation }: OperationMatch, req: Request): Record<string, string> | undefined {
-  // Stryker disable next-line ConditionalExpression: equivalent, see mutation/equivalents.md#no-header-parameters
   if (operation.headerParameters.length === 0) return undefined;
   const headers: Record<string, string> = {};
   for (const name of operation.headerParameters) {

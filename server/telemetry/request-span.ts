@@ -57,7 +57,6 @@ function routeTemplates(spec: OpenApiDocument) {
   const basePaths = apiBasePaths(spec).sort((a, b) => b.length - a.length);
   return (req: Request, found: SpecOperation): string => {
     const path = req.originalUrl;
-    // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#base-path-fallback
     const base = basePaths.find((prefix) => path.startsWith(`${prefix}/`)) ?? basePaths[0] ?? '';
     return `${base}${found.template}`;
   };
@@ -98,7 +97,6 @@ export function requestTracing(tracing: Tracing, spec: OpenApiDocument): Request
 
 /** The caller's trace context, from a valid `traceparent` (and its `tracestate`); the root one for none. */
 function callerContext(req: Request): Context {
-  // Stryker disable next-line ConditionalExpression: equivalent, see mutation/equivalents.md#no-traceparent-short-cut
   if (req.headers.traceparent === undefined) return ROOT_CONTEXT;
   return propagator.extract(ROOT_CONTEXT, req.headers, headerGetter);
 }
@@ -151,7 +149,6 @@ function endRequest(
     traceState: sampled.traceState,
   };
   // Set one by one, never spread: the same few shapes on every request.
-  // Stryker disable next-line ObjectLiteral: equivalent, see mutation/equivalents.md#sdk-samplers-add-no-attributes
   const attributes: Attributes = { ...sampled.samplerAttributes };
   attributes['http.request.method'] = req.method;
   attributes['http.response.status_code'] = status;
