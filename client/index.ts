@@ -70,7 +70,6 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const retryingFetch = createRetryingFetch(baseFetch, {
     ...(options.retry && { retry: options.retry }),
-    // Stryker disable next-line ConditionalExpression: equivalent, see mutation/equivalents.md#client-timeout-undefined
     ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
   });
   // openapi-fetch answers the response without the request it built: an ApiError names both.
@@ -101,7 +100,6 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
     async updateObservabilityDestination(id, body, { ifMatch } = {}) {
       const result = await raw.PATCH('/observability/destinations/{id}', {
-        // Stryker disable next-line ConditionalExpression: equivalent, see mutation/equivalents.md#client-if-match-undefined
         params: { path: { id }, ...(ifMatch !== undefined && { header: { 'If-Match': ifMatch } }) },
         body,
       });
@@ -121,7 +119,6 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         params: {
           path: { slug },
           query,
-          // Stryker disable next-line ConditionalExpression: equivalent, see mutation/equivalents.md#client-if-match-undefined
           ...(ifNoneMatch !== undefined && { header: { 'If-None-Match': ifNoneMatch } }),
         },
       });

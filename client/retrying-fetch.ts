@@ -24,7 +24,6 @@ export function retryAfterMs(header: string | null, now: number = Date.now()): n
   // which tests reach it (a module's constant is made as it loads, before any test).
   if (!/^[A-Z][a-z]{2}/.test(value)) return undefined;
   // HTTP dates are in GMT, the asctime form without saying so.
-  // Stryker disable next-line MethodExpression: equivalent, see mutation/equivalents.md#gmt-said-twice
   const date = Date.parse(value.endsWith(' GMT') ? value : `${value} GMT`);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

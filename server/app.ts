@@ -52,7 +52,6 @@ export function createApp(deps: AppDeps): Express {
   const specAjv = createSpecAjv(spec);
 
   const app = express();
-  // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#x-powered-by
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', deps.trustProxy ?? false);
@@ -66,7 +65,6 @@ export function createApp(deps: AppDeps): Express {
     requestPipeline({ ...deps, probePaths: [PATHS.health, PATHS.ready] }, operations, operationDeps, specAjv),
   );
 
-  // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#base-path-fallback
   const [apiBasePath = ''] = apiBasePaths(spec);
   app.get(
     '/',

@@ -49,7 +49,6 @@ export function parseTrustProxy(value: string | undefined): boolean | number | s
   if (/^\d+$/.test(value)) return Number(value);
   const named = new Set(['loopback', 'linklocal', 'uniquelocal']);
   for (const entry of value.split(',').map((part) => part.trim())) {
-    // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#split-fallback
     const [address = '', bits] = entry.split('/');
     const family = isIP(address);
     const validBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
@@ -89,7 +88,6 @@ export function parseNonNegativeInteger(value: string | undefined, name: string,
 
 /** A secrets key as the environment gives it: 32 bytes in base64; `source` names where it was read. */
 export function decodeSecretsKey(value: string, source: string): Buffer {
-  // Stryker disable next-line MethodExpression: equivalent, see mutation/equivalents.md#base64-skips-whitespace
   const key = Buffer.from(value.trim(), 'base64');
   if (key.length !== 32)
     throw new ConfigError(`${source} must be 32 bytes encoded in base64 (got ${key.length} bytes)`);

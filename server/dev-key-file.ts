@@ -42,7 +42,6 @@ export function readSharedKey(location: DatabaseLocation, keyFile: string): Stor
 /** Writes the key, readable by its owner only, making its folder when needed. */
 export function writeKeyFile(keyFile: string, key: Buffer): void {
   mkdirSync(dirname(keyFile), { recursive: true });
-  // Stryker disable next-line ObjectLiteral: untestable, see mutation/equivalents.md#key-file-mode-at-creation
   writeFileSync(keyFile, `${key.toString('base64')}\n`, { mode: 0o600 });
   chmodSync(keyFile, 0o600);
 }

@@ -248,7 +248,6 @@ export function specOperation(spec: OpenApiDocument, operationId: string): SpecO
 /** The path part of each server URL of the spec (`/api/v1`), where the operations are served. */
 export function apiBasePaths(spec: OpenApiDocument): string[] {
   const urls = (spec.servers ?? []).map((server) => server.url);
-  // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#root-base-path
   const paths = (urls.length > 0 ? urls : ['/']).map((url) =>
     new URL(url, 'http://server.invalid').pathname.replace(/\/+$/, ''),
   );
@@ -258,7 +257,6 @@ export function apiBasePaths(spec: OpenApiDocument): string[] {
 /** The path of an operation of the spec under its first server URL, its path parameters filled in. */
 export function operationPath(spec: OpenApiDocument, operationId: string, parameters: Record<string, string>): string {
   const found = specOperation(spec, operationId);
-  // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#base-path-fallback
   const [basePath = ''] = apiBasePaths(spec);
   return (
     basePath +

@@ -223,7 +223,7 @@ export function statusBlock(record: RunRecord, summary: ScoreSummary, mutants: n
       row([target.name, percent(target.score), `${target.minimum}%`, target.met ? 'met' : 'missed']),
     ),
     '',
-    `${summary.survivors.length} survivor(s), and ${summary.ignored.length} equivalent mutant(s) marked with their reasons: \`npm run -s mutation:score -- --recorded\` lists them all.`,
+    `${summary.survivors.length} survivor(s), and ${summary.ignored.length} equivalent mutant(s) answered in mutation/equivalents.md: \`npm run -s mutation:score -- --recorded\` lists them all.`,
     STATUS_END,
   ].join('\n');
 }

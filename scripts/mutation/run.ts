@@ -8,6 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { MutationTestResult } from 'mutation-testing-report-schema';
 import { runMain } from '../../server/run-main.js';
+import { readEquivalents } from './equivalents.js';
 import {
   currentCommit,
   mutantCount,
@@ -23,7 +24,7 @@ import {
 } from './record.js';
 import { printScore, REPORT_PATH } from './score.js';
 import { runStryker } from './stryker.js';
-import { summarize } from './summary.js';
+import { summarize, TARGETS } from './summary.js';
 
 function previousRecord(): RunRecord | null {
   if (!existsSync(RECORDED_RESULTS) || !existsSync(RECORD_FILE)) return null;
@@ -51,7 +52,11 @@ export async function main(args: string[]): Promise<number> {
   writeRecord(record);
   const results = JSON.parse(readFileSync(RECORDED_RESULTS, 'utf8')) as MutationTestResult;
   writeRecordedResults(results);
-  const block = statusBlock(record, summarize(results), mutantCount(results));
+  const block = statusBlock(
+    record,
+    summarize(results, TARGETS, undefined, readEquivalents().entries),
+    mutantCount(results),
+  );
   writeFileSync(STATUS_PAGE, withStatusBlock(readFileSync(STATUS_PAGE, 'utf8'), block));
   console.log(
     'test:mutation: the record (mutation/) and the status in notes/mutation-testing.md are written; commit them.',

@@ -15,6 +15,7 @@ import type { MutationTestResult } from 'mutation-testing-report-schema';
 import { projectRoot } from '../../server/project-root.js';
 import { runMain } from '../../server/run-main.js';
 import { parseArgsOrMessage } from '../shared/cli-args.js';
+import { readEquivalents } from './equivalents.js';
 import {
   currentCommit,
   mutantCount,
@@ -33,7 +34,7 @@ import {
 import { scopedPatterns, wholeRunFiles } from './scope.js';
 import { printScore } from './score.js';
 import { runStryker } from './stryker.js';
-import { summarize } from './summary.js';
+import { summarize, TARGETS } from './summary.js';
 
 const USAGE = 'usage: npm run test:mutation:scoped -- <mutate pattern>... [--concurrency <n>] [--force]';
 const SCOPED_DIR = join(projectRoot, 'reports', 'mutation-scoped');
@@ -47,7 +48,11 @@ export function mergeIntoRecord(scopedResults: MutationTestResult, run: ScopedRu
   writeRecordedResults(merged);
   const next = { ...record, scoped: [...(record.scoped ?? []), run] };
   writeRecord(next);
-  const block = statusBlock(next, summarize(merged), mutantCount(merged));
+  const block = statusBlock(
+    next,
+    summarize(merged, TARGETS, undefined, readEquivalents().entries),
+    mutantCount(merged),
+  );
   writeFileSync(STATUS_PAGE, withStatusBlock(readFileSync(STATUS_PAGE, 'utf8'), block));
 }
 

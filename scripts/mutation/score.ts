@@ -1,11 +1,14 @@
 // The mutation score of the last `npm run test:mutation`, per folder and for each target the
 // project holds itself to, from the JSON report Stryker writes; with --recorded, of the whole run
-// committed in mutation/. Exits 1 when a target is missed, 2 when there is nothing to read.
+// committed in mutation/. The mutants that an entry of mutation/equivalents.md matches count as
+// equivalent. Exits 1 when a target is missed, 2 when there is nothing to read or the page of
+// equivalents has an entry that is not well-formed.
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { MutationTestResult } from 'mutation-testing-report-schema';
 import { projectRoot } from '../../server/project-root.js';
 import { runMain } from '../../server/run-main.js';
+import { type Equivalent, readEquivalents } from './equivalents.js';
 import {
   changedSince,
   describeRecord,
@@ -32,12 +35,36 @@ export function formatSummary(summary: ScoreSummary): string {
         `${Number.isNaN(target.score) ? 'n/a   ' : target.met ? 'met   ' : 'MISSED'} ${target.name}: ${percent(target.score)} (target ${target.minimum}%)`,
     ),
     '',
-    `Equivalent mutants marked in the code (${summary.ignored.length}):`,
+    `Equivalent mutants (${summary.ignored.length}):`,
     ...summary.ignored.map((mutant) => `  ${mutant.where} ${mutant.mutator}: ${mutant.reason}`),
+    ...(summary.ignoredWithoutEntry.length === 0
+      ? []
+      : [
+          '',
+          `Ignored in the report, matched by no entry of mutation/equivalents.md (${summary.ignoredWithoutEntry.length}):`,
+          ...summary.ignoredWithoutEntry.map((mutant) => `  ${mutant.where} ${mutant.mutator}: ${mutant.reason}`),
+        ]),
+    ...(summary.stale.length === 0
+      ? []
+      : [
+          '',
+          `Entries of mutation/equivalents.md that match no mutant left alive in the report (${summary.stale.length}): delete them, or run the mutants of their files again if the report holds older code`,
+          ...summary.stale.map(
+            (entry) => `  line ${entry.line}, ${entry.heading}: ${entry.file} ${entry.mutator} ${entry.code}`,
+          ),
+        ]),
     '',
     `Survivors (${summary.survivors.length}):`,
     ...summary.survivors.map((mutant) => `  ${mutant.where} ${mutant.mutator} -> ${mutant.replacement}`),
   ].join('\n');
+}
+
+/** The entries of mutation/equivalents.md; undefined, with what is wrong said, when one is not well-formed. */
+export function equivalentsOrComplain(): Equivalent[] | undefined {
+  const { entries, problems } = readEquivalents();
+  if (problems.length === 0) return entries;
+  console.error(['mutation/equivalents.md has entries that are not well-formed:', ...problems].join('\n  '));
+  return undefined;
 }
 
 /** How much of the tree a whole run mutates the record holds as the code stands now. */
@@ -67,7 +94,9 @@ export function printScore(reportPath: string, only?: (path: string) => boolean)
     console.error(`No mutation report at ${relative(projectRoot, reportPath)}: run npm run test:mutation first.`);
     return 2;
   }
-  const summary = summarize(result, TARGETS, only);
+  const equivalents = equivalentsOrComplain();
+  if (!equivalents) return 2;
+  const summary = summarize(result, TARGETS, only, equivalents);
   console.log(formatSummary(summary));
   return summary.targets.every((target) => target.met) ? 0 : 1;
 }
@@ -82,7 +111,9 @@ export async function printRecorded(): Promise<number> {
     return 2;
   }
   const { record, results } = recorded;
-  const summary = summarize(results);
+  const equivalents = equivalentsOrComplain();
+  if (!equivalents) return 2;
+  const summary = summarize(results, TARGETS, undefined, equivalents);
   console.log(`The whole run on record: ${describeRecord(record, mutantCount(results))}.`);
   for (const run of record.scoped ?? [])
     console.log(`Tested again at commit ${run.commit.slice(0, 7)}: ${run.mutate.join(', ')}`);

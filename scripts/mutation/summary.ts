@@ -1,10 +1,12 @@
 // The mutation score of a Stryker report, per folder and for each target the project holds itself
 // to, with its equivalent mutants and survivors: what mutation:score prints and the status block of
-// notes/mutation-testing.md is written from.
+// notes/mutation-testing.md is written from. The entries of mutation/equivalents.md, when given,
+// answer the mutants they match (equivalents.ts).
 import { dirname, join, relative } from 'node:path';
 import { calculateMetrics } from 'mutation-testing-metrics';
 import type { FileResult, MutantResult, MutationTestResult } from 'mutation-testing-report-schema';
 import { projectRoot } from '../../server/project-root.js';
+import { type Equivalent, withEquivalents } from './equivalents.js';
 
 export interface ScoreTarget {
   name: string;
@@ -37,6 +39,10 @@ export interface ScoreSummary {
   targets: (ScoreLine & { minimum: number; met: boolean })[];
   ignored: { where: string; mutator: string; reason: string }[];
   survivors: { where: string; mutator: string; replacement: string }[];
+  /** Mutants ignored in the report that no entry of mutation/equivalents.md matches (when entries are given). */
+  ignoredWithoutEntry: { where: string; mutator: string; reason: string }[];
+  /** Entries of mutation/equivalents.md, of the files scored, that match no mutant left alive there. */
+  stale: Equivalent[];
 }
 
 function scoreOf(name: string, files: Record<string, FileResult>): ScoreLine {
@@ -69,13 +75,19 @@ function relativeFiles(result: MutationTestResult): Record<string, FileResult> {
   );
 }
 
-/** `only`: the files to score (all of the report by default); a target with nothing to score is met. */
+/**
+ * `only`: the files to score (all of the report by default); a target with nothing to score is met.
+ * `equivalents`: the entries of mutation/equivalents.md, whose mutants count as equivalent.
+ */
 export function summarize(
   result: MutationTestResult,
   targets: ScoreTarget[] = TARGETS,
   only: (path: string) => boolean = () => true,
+  equivalents?: Equivalent[],
 ): ScoreSummary {
-  const files = pick(relativeFiles(result), only);
+  const scored = pick(relativeFiles(result), only);
+  const matched = equivalents ? withEquivalents(scored, equivalents) : undefined;
+  const files = matched?.files ?? scored;
   const folders = [...new Set(Object.keys(files).map((path) => dirname(path)))].sort();
   const entries = Object.entries(files).sort(([a], [b]) => a.localeCompare(b));
   return {
@@ -107,6 +119,12 @@ export function summarize(
           replacement: mutant.replacement ?? '',
         })),
     ),
+    ignoredWithoutEntry: (matched?.unmatchedIgnored ?? []).map(({ file, mutant }) => ({
+      where: where(file, mutant),
+      mutator: mutant.mutatorName,
+      reason: mutant.statusReason ?? '',
+    })),
+    stale: matched?.stale ?? [],
   };
 }
 

@@ -60,7 +60,6 @@ function fieldErrors(validate: ValidateFunction, pathPrefix: string): FieldError
           : '';
     return {
       path: `${pathPrefix}${error.instancePath}${extra}`,
-      // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#ajv-message-fallback
       message: error.message ?? 'is invalid',
     };
   });

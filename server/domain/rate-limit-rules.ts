@@ -13,10 +13,8 @@ export function addressKey(address: string): string {
   // The groups before `::` and after it; all of them before it when there is none.
   const [head, tail] = address.split('::') as [string, string?];
   const left = head ? head.split(':') : [];
-  // Stryker disable next-line ArrayDeclaration: equivalent, see mutation/equivalents.md#ipv6-key-reads-four-groups
   const right = tail ? tail.split(':') : [];
   // Zeros where `::` stands: none for an address of eight groups.
-  // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#ipv6-key-reads-four-groups
   const groups = [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
   const [a, b, c, d] = groups.map((group) => group.padStart(4, '0').toLowerCase());
   return `${a}:${b}:${c}:${d?.slice(0, 2)}00::/56`;

@@ -46,7 +46,6 @@ export function unstorableTextErrors(value: unknown, root: string, max: number):
       const reason = unstorableTextReason(current);
       if (reason) errors.push({ path: pathOf(visit, root), message: reason });
     } else if (Array.isArray(current)) {
-      // Stryker disable next-line ArithmeticOperator: equivalent, see mutation/equivalents.md#past-the-last-item
       for (let index = current.length - 1; index >= 0; index--)
         stack.push({ value: current[index], key: String(index), parent: visit });
     } else if (typeof current === 'object' && current !== null) {

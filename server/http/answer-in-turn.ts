@@ -44,9 +44,7 @@ export function answerInTurn(serve: Listener): Listener {
       else socket.resume();
     };
     // 'close' alone when the connection went first.
-    // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#turn-ending-events
     res.once('finish', next);
-    // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#turn-ending-events
     res.once('close', next);
     serve(req, res);
   };

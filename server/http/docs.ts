@@ -47,7 +47,6 @@ export function docsRouter(dir: string = docsDir): Router {
     if (existsSync(dir)) return next();
     sendError(res, 404, 'The docs are not built: run `npm run docs`.');
   });
-  // Stryker disable next-line ObjectLiteral: equivalent, see mutation/equivalents.md#serve-static-defaults
   router.use(express.static(dir, { index: 'index.html', fallthrough: true }));
   return router;
 }

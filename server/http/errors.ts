@@ -114,7 +114,6 @@ function isBodyParserError(
 ): err is { type: string; status: number; limit?: number; body?: unknown; message: string } {
   return (
     typeof err === 'object' &&
-    // Stryker disable next-line ConditionalExpression: equivalent, see mutation/equivalents.md#error-never-null
     err !== null &&
     typeof (err as { type?: unknown }).type === 'string' &&
     typeof (err as { status?: unknown }).status === 'number'
@@ -140,7 +139,6 @@ const REFUSAL_MESSAGES: Record<number, string> = {
  */
 function clientErrorStatus(err: unknown): number | undefined {
   if (typeof err !== 'object') return undefined;
-  // Stryker disable next-line ConditionalExpression: equivalent, see mutation/equivalents.md#error-never-null
   if (err === null) return undefined;
   const { status, statusCode } = err as { status?: unknown; statusCode?: unknown };
   const code = typeof status === 'number' ? status : statusCode;
@@ -162,12 +160,10 @@ function toHttpError(err: unknown, req: Request, listed: number): HttpError | un
   if (isBodyParserError(err)) {
     switch (err.type) {
       case 'entity.too.large':
-        // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#body-limit-fallback
         return new HttpError(413, `Request body is larger than ${err.limit ?? 'the limit of'} bytes.`);
       case 'entity.parse.failed':
         return validationError([{ path: '/body', message: notJsonMessage(err) }], listed);
       case 'encoding.unsupported':
-      // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#charset-refused-first
       case 'charset.unsupported':
         return new HttpError(415, UNSUPPORTED_CHARSET);
       // Any other keeps its client-error status, as every library's error does (below).
@@ -199,7 +195,6 @@ function bounded(error: HttpError, bounds: EnvelopeBounds): { message: string; m
     .map((e) => ({ path: clip(e.path, bounds.fieldPath), message: clip(e.message, bounds.fieldMessage) }));
   return {
     message: clip(error.message, bounds.message),
-    // Stryker disable next-line LogicalOperator: equivalent, see mutation/equivalents.md#envelope-errors-undefined
     metadata: metadata && errors ? { ...metadata, errors } : metadata,
   };
 }

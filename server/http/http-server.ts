@@ -121,7 +121,6 @@ export async function listen(
         const deadline = performance.now() + ACCEPT_QUEUE_LIMIT_MS;
         const closeOnceQueueEmpty = () =>
           setImmediate(() => {
-            // Stryker disable next-line ConditionalExpression,EqualityOperator: untestable, see mutation/equivalents.md#connection-turn-bound
             if (tookOne && performance.now() < deadline) {
               tookOne = false;
               closeOnceQueueEmpty();

@@ -16,7 +16,6 @@ export const LOG_FLUSH_MS = 250;
  * While stdout's reader does not read, lines wait up to this many bytes; past it they are dropped,
  * so that a stalled log collector neither stalls the server nor grows its memory.
  */
-// Stryker disable next-line ArithmeticOperator: untestable, see mutation/equivalents.md#the-process-stdout
 const LOG_BACKLOG_LIMIT_BYTES = 8 * 1024 * 1024;
 
 /** Pretty only for a terminal outside production: a pipe, a file or a production host always gets JSON. */
@@ -33,7 +32,6 @@ function bufferedStdout(): pino.DestinationStream {
     maxLength: LOG_BACKLOG_LIMIT_BYTES,
   });
   // Below LOG_BUFFER_BYTES nothing would be written on a quiet server: a line waits LOG_FLUSH_MS at most.
-  // Stryker disable next-line ArrowFunction: untestable, see mutation/equivalents.md#the-process-stdout
   setInterval(() => stdout.flush(), LOG_FLUSH_MS).unref();
   return stdout;
 }
@@ -47,7 +45,6 @@ export async function createLogger(level: string, format: LogFormat, destination
   return pino(
     { level },
     pretty({
-      // Stryker disable next-line BooleanLiteral: untestable, see mutation/equivalents.md#the-process-stdout
       sync: true,
       singleLine: true,
       translateTime: 'SYS:HH:MM:ss.l',

@@ -99,7 +99,6 @@ export function authFailureThrottle({
 }: RateLimitOptions): CountAuthFailure {
   const counter = counters({ points: limit, duration: windowSeconds(windowMs), keyPrefix: 'auth-failures' });
   return async (req) => {
-    // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#no-address-bucket
     const counted = await count(counter, addressKey(req.ip ?? ''), callTraceOf(req));
     if (!counted?.over) return;
     onRefused?.();

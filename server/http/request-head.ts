@@ -11,6 +11,5 @@ export function declaresBody(req: IncomingMessage): boolean {
 /** The query string of a request target as sent, without its `?`; empty when there is none. */
 export function queryStringOf(target: string): string {
   const mark = target.indexOf('?');
-  // Stryker disable next-line EqualityOperator,StringLiteral: equivalent, see mutation/equivalents.md#query-mark-never-first
   return mark < 0 ? '' : target.slice(mark + 1);
 }

@@ -24,7 +24,6 @@ export interface RequestLogOptions {
   observer?: ResponseObserver;
 }
 
-// Stryker disable next-line ArrayDeclaration: equivalent, see mutation/equivalents.md#no-probe-paths
 export function requestLog(logger: Logger, { probePaths = [], observer }: RequestLogOptions = {}): RequestHandler {
   const probes = new Set<string | undefined>(probePaths);
   return (req, res, next) => {

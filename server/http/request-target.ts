@@ -11,7 +11,6 @@ export function toOriginForm(req: IncomingMessage): void {
   if (target === undefined || target.startsWith('/')) return;
   const match = ABSOLUTE_FORM.exec(target);
   if (!match) return;
-  // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#regex-group-fallback
   const [, authority = '', rest = ''] = match;
   req.url = rest === '' ? '/' : rest.startsWith('?') ? `/${rest}` : rest;
   if (authority !== '') req.headers.host = authority;

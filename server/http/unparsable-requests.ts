@@ -23,7 +23,6 @@ export const MISSING_HOST = 'HTTP/1.1 requests must carry a Host header.';
 
 /** The whole answer to such a request, bytes ready to write. */
 export function unparsableRequestAnswer(code: string | undefined, message?: string): string {
-  // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#no-error-code
   const status = STATUS_BY_CODE[code ?? ''] ?? 400;
   const text = JSON.stringify(errorEnvelope(status, message ?? MESSAGES[status]));
   return [

@@ -38,7 +38,6 @@ function successCacheControl(
   const missing = values.filter(([, value]) => typeof value !== 'string').map(([status]) => status);
   if (missing.length > 0)
     problems.push(`${where}: response ${missing.join(', ')} documents no Cache-Control header with a const value`);
-  // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#a-cache-control-past-a-refusal
   return String(values.find(([, value]) => typeof value === 'string')?.[1] ?? '');
 }
 

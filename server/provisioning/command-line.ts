@@ -13,6 +13,9 @@ export type CommandLine =
 /** The option every command takes, a flag. */
 const HELP = 'help';
 
+// A value such as -5 or -0.5e3 after an option that takes one is that option's value, not an option.
+const NEGATIVE_NUMBER = /^-(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?$/i;
+
 /** A usage error: its one line, then the usage of its command, or the commands when it has none. */
 export function usageError(
   message: string,
@@ -44,10 +47,7 @@ function optionProblem(
   }
   if (option.value === undefined) return token.value === undefined ? undefined : `${token.rawName} takes no value`;
   if (token.value === undefined) return `${token.rawName} needs a value`;
-  // A value such as -5 or -0.5e3 after an option that takes one is that option's value, not an option.
-  // The pattern is made here rather than once for the module, so that a mutation run sees which tests reach it.
-  const negativeNumber = /^-(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?$/i;
-  if (token.inlineValue || !token.value.startsWith('-') || negativeNumber.test(token.value)) return undefined;
+  if (token.inlineValue || !token.value.startsWith('-') || NEGATIVE_NUMBER.test(token.value)) return undefined;
   // Most likely the value was left out and the next option taken for it; Node's strict reading refuses it too.
   return `${token.rawName} needs a value (a value that starts with -, such as ${token.value}, is written ${token.rawName}=${token.value})`;
 }

@@ -107,13 +107,11 @@ function maskedSecrets(config: ConfigValues, rules: DestinationTypeRules): Field
   return Object.entries(config).flatMap(([key, value]) => {
     const kind = secretsOf(key, value, rules.secretKeys);
     const secrets =
-      // Stryker disable next-line ConditionalExpression: equivalent, see mutation/equivalents.md#each-header-of-an-object
       kind === 'each header' && typeof value === 'object'
         ? Object.values(value)
         : kind === 'the value' && typeof value === 'string'
           ? [value]
-          : // Stryker disable next-line ArrayDeclaration: equivalent, see mutation/equivalents.md#masked-looking-values
-            [];
+          : [];
     return secrets.some(looksMasked)
       ? [{ path: `/config/${key}`, message: 'looks like a masked value; give the full secret' }]
       : [];
@@ -196,7 +194,6 @@ async function addPresetVersion(
       ...(SLUG_PATTERN.test(input.slug)
         ? []
         : [{ path: '/slug', message: 'must be URL-safe: lower-case letters and digits, in words joined by - or _' }]),
-      // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#config-written-as-json
       ...((JSON.stringify(input.config) ?? '').length > MAX_CONFIG_JSON_LENGTH
         ? [{ path: '/config', message: `must be at most ${MAX_CONFIG_JSON_LENGTH} characters written as JSON` }]
         : []),

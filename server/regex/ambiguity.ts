@@ -57,7 +57,6 @@ class Graph {
     const labelB = this.automaton.labels[b] as Label;
     if (typeof labelA === 'number') return typeof labelB === 'number' ? labelA === labelB : labelB.has(labelA);
     if (typeof labelB === 'number') return labelA.has(labelB);
-    // Stryker disable next-line EqualityOperator: equivalent, see mutation/equivalents.md#symmetric-pair-key
     const key = a < b ? a * this.size + b : b * this.size + a;
     const known = this.overlaps.get(key);
     if (known !== undefined) return known;
@@ -130,7 +129,6 @@ function meetingPaths(graph: Graph, budget: WorkBudget, within?: Int32Array): bo
     budget.spend(STEPS_PER_PAIR);
     if (!inside(a, component) || !inside(b, component) || !graph.overlap(a, b)) return false;
     if (a === b) return true;
-    // Stryker disable next-line EqualityOperator: equivalent, see mutation/equivalents.md#symmetric-pair-key
     const key = a < b ? a * size + b : b * size + a;
     if (!seen.has(key)) {
       seen.add(key);
@@ -181,7 +179,6 @@ function restartsMeet(graph: Graph, budget: WorkBudget): boolean {
   };
   const component = components(graph, alive, budget);
   const searching = graph.size;
-  // Stryker disable next-line ArithmeticOperator: equivalent, see mutation/equivalents.md#pair-key-injective
   const width = graph.size + 1;
   const loops = new Map<number, number[]>();
   for (const state of graph.successors.keys()) {
@@ -197,7 +194,6 @@ function restartsMeet(graph: Graph, budget: WorkBudget): boolean {
     const visit = (later: number, earlier: number): boolean => {
       budget.spend(STEPS_PER_PAIR);
       if (later === earlier) return true;
-      // Stryker disable next-line ArithmeticOperator: equivalent, see mutation/equivalents.md#pair-key-injective
       const key = later * width + earlier;
       if (!seen.has(key)) {
         seen.add(key);

@@ -262,11 +262,9 @@ class Builder {
       case 'Assertion':
         if (node.kind === 'lookahead' || node.kind === 'lookbehind') return this.lookaround(node, flags);
         if (node.kind === 'word' || flags.multiline) return emptyFragment(false);
-        // Stryker disable next-line EqualityOperator: equivalent, see mutation/equivalents.md#marks-swapped
         return this.position(node.kind === 'start' ? TEXT_START : TEXT_END);
       default:
         // Only the v flag's class expressions are left, which a pattern in Unicode mode cannot hold.
-        // Stryker disable next-line StringLiteral: untestable, see mutation/equivalents.md#no-class-expressions
         throw new Error(`unexpected ${node.type} in a pattern in Unicode mode`);
     }
   }

@@ -46,13 +46,11 @@ export async function openDatabase(location: DatabaseLocation, options: Database
     const { openPostgres } = await import('./postgres.js');
     return openPostgres(location.url, options, logQuery);
   }
-  // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#sqlite-folder-mkdir
   if (location.filename !== ':memory:') mkdirSync(dirname(location.filename), { recursive: true });
   const sqlite = await openSqliteConnection(location.filename);
   sqlite.exec('PRAGMA journal_mode = WAL');
   // In WAL mode NORMAL survives a crash of the process; only a power loss can drop the last commits.
   sqlite.exec('PRAGMA synchronous = NORMAL');
-  // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#foreign-keys-on-by-default
   sqlite.exec('PRAGMA foreign_keys = ON');
   sqlite.exec('PRAGMA busy_timeout = 5000');
   const prepare = statementCache(sqlite);
@@ -113,12 +111,10 @@ function statementCache(sqlite: SqliteConnection): (source: string) => SqliteSta
   const statements = new Map<string, SqliteStatement>();
   return (source) => {
     let statement = statements.get(source);
-    // Stryker disable next-line BlockStatement: equivalent, see mutation/equivalents.md#statement-cache-recency
     if (statement) {
       statements.delete(source);
     } else {
       statement = sqlite.prepare(source);
-      // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: equivalent, see mutation/equivalents.md#statement-cache-bound
       if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value ?? '');
     }
     statements.set(source, statement);

@@ -90,7 +90,6 @@ export function destinationStore(
   // Applies only over the revision that was read, and says so by returning the row's id.
   const write = preparedQuery(
     driver,
-    // Stryker disable next-line StringLiteral: untestable, see mutation/equivalents.md#the-writes-name
     'destinations.write',
     {
       ...COLUMN_FIELD_ARGUMENTS,

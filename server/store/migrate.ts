@@ -33,10 +33,8 @@ let loaded: Promise<Record<string, Migration>> | undefined;
 export function releaseMigrations(): Promise<Record<string, Migration>> {
   loaded ??= (async () => {
     const files = readdirSync(fileURLToPath(MIGRATIONS_FOLDER)).map((file) => MIGRATION_FILE.exec(file));
-    // Stryker disable next-line MethodExpression,ConditionalExpression: equivalent, see mutation/equivalents.md#migrations-folder-holds-migrations
     const names = files.filter((match): match is RegExpExecArray => match !== null);
     // By code unit, as Kysely orders them and as planMigrations compares them.
-    // Stryker disable next-line MethodExpression,ConditionalExpression,EqualityOperator,UnaryOperator: equivalent, see mutation/equivalents.md#readdir-sorted
     names.sort((a, b) => ((a[1] as string) < (b[1] as string) ? -1 : 1));
     const entries = await Promise.all(
       names.map(async ([file, name]) => {
@@ -80,7 +78,6 @@ export function planMigrations(known: readonly string[], applied: readonly strin
   const pending = known.filter((name) => !applied.includes(name));
   const latest = newer.at(-1);
   if (latest !== undefined) {
-    // Stryker disable next-line EqualityOperator: equivalent, see mutation/equivalents.md#pending-and-newer-are-disjoint
     const early = pending.find((name) => name < latest);
     if (early !== undefined)
       throw new MigrationRefusal(
@@ -106,11 +103,8 @@ class ReleaseMigrationProvider implements MigrationProvider {
     // A newer release's migration is applied already, so Kysely never runs its stand-in.
     const standIns = this.newer.map((name) => [
       name,
-      // Stryker disable next-line ObjectLiteral: untestable, see mutation/equivalents.md#stand-ins-never-run
       {
-        // Stryker disable next-line BlockStatement: untestable, see mutation/equivalents.md#stand-ins-never-run
         up: async () => {
-          // Stryker disable next-line StringLiteral: untestable, see mutation/equivalents.md#stand-ins-never-run
           throw new MigrationRefusal(`migration ${name} is not this release's; it was applied by a newer one`);
         },
       },

@@ -87,7 +87,6 @@ export function requestTracing(tracing: Tracing): RequestTracing {
 
 /** The caller's trace context, from a valid `traceparent` (and its `tracestate`); the root one for none. */
 function callerContext(req: Request): Context {
-  // Stryker disable next-line ConditionalExpression: equivalent, see mutation/equivalents.md#no-traceparent-short-cut
   if (req.headers.traceparent === undefined) return ROOT_CONTEXT;
   return propagator.extract(ROOT_CONTEXT, req.headers, headerGetter);
 }
@@ -132,7 +131,6 @@ function endRequest(tracing: Tracing, sampled: SampledRequest, req: Request, res
     traceState: sampled.traceState,
   };
   // Set one by one, never spread: the same few shapes on every request.
-  // Stryker disable next-line ObjectLiteral: equivalent, see mutation/equivalents.md#sdk-samplers-add-no-attributes
   const attributes: Attributes = { ...sampled.samplerAttributes };
   attributes['http.request.method'] = req.method;
   attributes['http.response.status_code'] = status;

@@ -68,7 +68,6 @@ function parseResourceAttributes(value: string | undefined): Record<string, stri
   for (const pair of (value ?? '').split(',')) {
     if (pair.trim() === '') continue;
     const parts = pair.split('=');
-    // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#split-fallback
     const [key = '', text = ''] = parts.map((part) => part.trim());
     const wrong = (why: string) =>
       new ConfigError(`OTEL_RESOURCE_ATTRIBUTES: ${JSON.stringify(pair)} ${why} (expected key=value,key=value)`);

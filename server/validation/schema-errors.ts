@@ -41,7 +41,6 @@ function describeFailure(error: ErrorObject, path: string): FieldError {
     default:
       return {
         path: error.propertyName === undefined ? path : `${path}/${escapePointer(error.propertyName)}`,
-        // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#ajv-message-fallback
         message: error.message ?? 'is invalid',
       };
   }
@@ -186,7 +185,6 @@ export function schemaExplainer(spec: OpenApiDocument, ajv: Ajv2020): SchemaExpl
     }
     const context = ` with ${tag} ${String(tagValue)}`;
     return explain(chosen.pointer, value, path, tally).map((error) => {
-      // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#split-fallback
       const property = unescapePointer(error.path.slice(path.length + 1).split('/')[0] ?? '');
       // No error names the tag: its value is one of the chosen branch's enum.
       if (error.path === path || sameEverywhere(property)) return error;

@@ -70,7 +70,6 @@ function sizesOnly(schema: unknown, resolve: Resolve, unknownKept: number): unkn
     // A JSON Schema `if`/`then`, built as data.
     return [
       Object.fromEntries([
-        // Stryker disable next-line ObjectLiteral: equivalent, see mutation/equivalents.md#sizes-by-type
         ['if', { type }],
         ['then', taking.length === 1 ? taking[0] : { anyOf: taking }],
       ]),
@@ -127,7 +126,6 @@ function sizesCheck(validate: ValidateFunction): SizesCheck {
     const errors: FieldError[] = [];
     for (const { error, keys } of oversized) {
       if (!cutDown(at(body, keys), Number(error.params.limit))) continue;
-      // Stryker disable next-line StringLiteral: equivalent, see mutation/equivalents.md#ajv-message-fallback
       const message = error.message ?? 'is too large';
       errors.push({ path: `${path}${error.instancePath}`, message });
     }
@@ -148,11 +146,9 @@ export function requestBodySizesChecks(spec: OpenApiDocument, ajv: Ajv2020): Map
     keyword: DROP_PAST,
     type: 'object',
     schemaType: 'number',
-    // Stryker disable next-line BooleanLiteral: equivalent, see mutation/equivalents.md#a-cut-in-place
     modifying: true,
     validate: (limit: number, data: JsonObject) => {
       for (const name of Object.keys(data).slice(limit)) delete data[name];
-      // Stryker disable next-line BooleanLiteral: equivalent, see mutation/equivalents.md#a-cut-is-no-rule
       return true;
     },
   });
@@ -167,7 +163,6 @@ export function requestBodySizesChecks(spec: OpenApiDocument, ajv: Ajv2020): Map
     const requestBody = { content: { 'application/json': { schema: sizesOnly(schema, resolve, unknownKept) } } };
     paths[template] = { ...(paths[template] as JsonObject | undefined), [method]: { requestBody } };
   }
-  // Stryker disable next-line BooleanLiteral: equivalent, see mutation/equivalents.md#sizes-schema-unvalidated
   ajv.addSchema({ $id: SIZES_SCHEMA_ID, components: { schemas }, paths }, undefined, undefined, false);
   for (const { template, method } of bodies) {
     const pointer = requestBodySchemaPointer({ template, method });

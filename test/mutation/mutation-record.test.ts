@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MutationTestResult } from 'mutation-testing-report-schema';
 import { describe, expect, it } from 'vitest';
+import { readEquivalents } from '../../scripts/mutation/equivalents.js';
 import {
   describeRecord,
   mutantCount,
@@ -20,7 +21,7 @@ import {
   uncommittedFiles,
   withStatusBlock,
 } from '../../scripts/mutation/record.js';
-import { summarize } from '../../scripts/mutation/summary.js';
+import { summarize, TARGETS } from '../../scripts/mutation/summary.js';
 import { projectRoot } from '../../server/project-root.js';
 
 const tsx = join(projectRoot, 'node_modules', '.bin', 'tsx');
@@ -42,7 +43,11 @@ const record: RunRecord = {
 describe('the record of the whole run', () => {
   it('is what notes/mutation-testing.md says: its block is the one written from mutation/', () => {
     const { record: recorded, results } = readRecorded();
-    const block = statusBlock(recorded, summarize(results), mutantCount(results));
+    const block = statusBlock(
+      recorded,
+      summarize(results, TARGETS, undefined, readEquivalents().entries),
+      mutantCount(results),
+    );
     const page = readFileSync(STATUS_PAGE, 'utf8');
     expect(page).toContain(block);
     expect(withStatusBlock(page, block)).toBe(page);
@@ -50,7 +55,9 @@ describe('the record of the whole run', () => {
 
   it('meets every target', () => {
     const { results } = readRecorded();
-    expect(summarize(results).targets.filter((target) => !target.met)).toEqual([]);
+    expect(
+      summarize(results, TARGETS, undefined, readEquivalents().entries).targets.filter((target) => !target.met),
+    ).toEqual([]);
   });
 
   it('names no folder of the machine it ran on, as written and as Stryker would leave it', () => {
