@@ -66,8 +66,14 @@ describe('the equivalent mutants', () => {
   });
 
   it('are answered by entries for every mutant the record holds as ignored, which a run now reports as survived', () => {
-    // Mutants of the record from when Stryker comments turned them off, and as a run without them sees them.
-    const { files } = readRecorded().results;
+    // Mutants of the record from when Stryker comments turned them off, and as a run without them
+    // sees them: of the files the record holds as they stand now (one that moved or changed since
+    // is mutated again, and its entries are held to its text by the tests above).
+    const current = (file: string, source: string) =>
+      existsSync(join(projectRoot, file)) && readFileSync(join(projectRoot, file), 'utf8') === source;
+    const files = Object.fromEntries(
+      Object.entries(readRecorded().results.files).filter(([file, result]) => current(file, result.source)),
+    );
     const survived = Object.fromEntries(
       Object.entries(files).map(([file, result]) => [
         file,
