@@ -11,7 +11,10 @@ export const TESTS_OF_MODULE: Readonly<Record<string, readonly string[]>> = {
   'server/domain/data-regions.ts': ['test/server/destinations.test.ts'],
   'server/domain/limits.ts': ['test/server/keys.test.ts'],
   'server/validation/operation.ts': ['test/contract/operation-binding.test.ts'],
-  'server/validation/body-sizes.ts': ['test/hardening/body-sizes.test.ts', 'test/server/validation-error-fields.test.ts'],
+  'server/validation/body-sizes.ts': [
+    'test/hardening/body-sizes.test.ts',
+    'test/server/validation-error-fields.test.ts',
+  ],
   'server/operations/stored-object-rules.ts': ['test/server/one-400.test.ts'],
   'server/http/request-head.ts': ['test/server/request-shape.test.ts', 'test/hardening/expect-continue.test.ts'],
   'server/http/root.ts': ['test/server/root-answer.test.ts'],
