@@ -309,7 +309,7 @@ export interface components {
         };
         /**
          * regular expression
-         * @description Matches the field against a regular expression: ECMAScript syntax in Unicode mode (the `u` flag alone), searched for anywhere in the field, as JavaScript's `RegExp.prototype.test` does. A pattern is accepted only when that search takes time linear in the field's length, even in a backtracking engine such as JavaScript's own, so that no rule can make matching a request slow (`value` says which patterns are refused). The patterns are checked once the rest of the body passes its schemas.
+         * @description Matches the field against a regular expression: ECMAScript syntax in Unicode mode (the `u` flag alone), searched for anywhere in the field, as JavaScript's `RegExp.prototype.test` does. A pattern is accepted only when that search takes time linear in the field's length, even in a backtracking engine such as JavaScript's own, so that no rule can make matching a request slow (`value` says which patterns are refused). A pattern is checked wherever its rule passes its schema, so that one `400` names it beside every other failing field.
          * @example {
          *       "field": "model",
          *       "operator": "regex",
