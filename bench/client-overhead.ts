@@ -10,11 +10,11 @@ import { createApiClient } from '../client/index.js';
 import { parseArgsOrMessage } from '../scripts/shared/cli-args.js';
 import { createApp } from '../server/app.js';
 import { createSecretBox } from '../server/domain/secrets.js';
-import { UNREACHABLE_RATE_LIMIT } from '../server/http/rate-limit.js';
-import { Provisioning } from '../server/provisioning/index.js';
+import { Provisioning } from '../server/provisioning/provision.js';
+import { UNREACHABLE_RATE_LIMIT } from '../server/rate-limit/rate-limit.js';
 import { runMain } from '../server/run-main.js';
 import { loadSpec } from '../server/spec.js';
-import { openStore } from '../server/store/index.js';
+import { openStore } from '../server/store/store.js';
 import { median } from './shared/stats.js';
 
 export interface ClientOverhead {

@@ -21,7 +21,7 @@ import { COPY_BATCH_ROWS } from '../server/store/copy/copy-database.js';
 import { copyText } from '../server/store/copy/postgres-side.js';
 import type { Place } from '../server/store/copy/sides.js';
 import { sqliteSnapshot } from '../server/store/copy/sqlite-side.js';
-import { openStore } from '../server/store/index.js';
+import { openStore } from '../server/store/store.js';
 import { sizeOf, writeCopySource } from './copy-source.js';
 import { postgresDatabase } from './shared/processes.js';
 import { median } from './shared/stats.js';

@@ -4,8 +4,8 @@
 // the file in large transactions, which the store's own provisioning would take hours to do.
 import { randomUUID } from 'node:crypto';
 import { createSecretBox } from '../server/domain/secrets.js';
-import { openStore } from '../server/store/index.js';
 import { openSqliteConnection } from '../server/store/sqlite-connection.js';
+import { openStore } from '../server/store/store.js';
 
 export interface SourceSize {
   keys: number;

@@ -20,10 +20,10 @@ import {
   loadDestinationTypeRules,
 } from '../server/domain/destination-config-rules.js';
 import { createSecretBox } from '../server/domain/secrets.js';
-import { Provisioning, recordUsage } from '../server/provisioning/index.js';
+import { Provisioning, recordUsage } from '../server/provisioning/provision.js';
 import { runMain } from '../server/run-main.js';
 import { loadSpec } from '../server/spec.js';
-import { openStore, type Store } from '../server/store/index.js';
+import { openStore, type Store } from '../server/store/store.js';
 import { bulkPresetVersions } from './servers/bulk-seed.js';
 import { percentile } from './shared/stats.js';
 

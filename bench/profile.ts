@@ -211,7 +211,7 @@ async function profileUnderLoad(
     // A count of samples is known to about its square root.
     const spread = own.us / Math.sqrt(Math.max(1, own.samples));
     console.log(
-      `\nthe metrics' own time (server/http/metrics.js and prom-client, with the Node internals they call): ${(own.us / requests).toFixed(2)} ± ${(spread / requests).toFixed(2)} µs per request (${own.samples} of the load's ${samples.length} samples, ${((100 * own.samples) / samples.length).toFixed(2)} %)`,
+      `\nthe metrics' own time (server/metrics/metrics.js and prom-client, with the Node internals they call): ${(own.us / requests).toFixed(2)} ± ${(spread / requests).toFixed(2)} µs per request (${own.samples} of the load's ${samples.length} samples, ${((100 * own.samples) / samples.length).toFixed(2)} %)`,
     );
   }
   return 0;

@@ -12,7 +12,7 @@ import { docsRouter } from './http/docs.js';
 import { envelopeBounds, errorHandler, notFoundHandler, RETRY_AFTER_SECONDS, sendError } from './http/errors.js';
 import { rootAnswer } from './http/root.js';
 import { bindOperations } from './operations/bind.js';
-import { operationHandlers } from './operations/index.js';
+import { operationHandlers } from './operations/handlers.js';
 import { mountPipeline, type PipelineDeps, requestPipeline } from './request-pipeline.js';
 import { apiBasePaths, createSpecAjv, specPath } from './spec.js';
 import type { Operation } from './validation/operation.js';

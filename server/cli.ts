@@ -10,11 +10,11 @@ import { readCommandLine, usageError } from './provisioning/command-line.js';
 import { runsWithoutStore } from './provisioning/command-table.js';
 import { RefusedError, UsageError } from './provisioning/command-values.js';
 import { cliCommands, runCommand } from './provisioning/commands.js';
-import { Provisioning } from './provisioning/index.js';
+import { Provisioning } from './provisioning/provision.js';
 import { runMain } from './run-main.js';
 import { loadSpec, type OpenApiDocument } from './spec.js';
-import type { Store } from './store/index.js';
 import { isReadOnlyRefusal } from './store/read-only.js';
+import type { Store } from './store/store.js';
 import { storelessContext } from './storeless-context.js';
 
 export async function main(argv: string[]): Promise<number> {

@@ -2,7 +2,7 @@
 import type { Config } from './config.js';
 import { createSecretBox } from './domain/secrets.js';
 import { checkSecretsKeys } from './secrets-check.js';
-import { openStore, type Store, type StoreOptions } from './store/index.js';
+import { openStore, type Store, type StoreOptions } from './store/store.js';
 
 export interface ConfiguredStoreOptions extends StoreOptions {
   /**

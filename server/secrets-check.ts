@@ -3,8 +3,8 @@
 // destination with an error; the start stops instead, in one line that says which keys are which.
 import type { Config } from './config.js';
 import { secretsKeyId } from './domain/secrets.js';
-import type { Store } from './store/index.js';
 import type { SealedKeys } from './store/sealed-keys.js';
+import type { Store } from './store/store.js';
 
 /** Keys that do not open the stored secrets: shown as one line, and exit 1. */
 export class SecretsKeyMismatch extends Error {

@@ -8,10 +8,10 @@ import type { Express } from 'express';
 import pino from 'pino';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { systemClock } from '../../server/domain/time.js';
-import { UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
 import { warmUp } from '../../server/http/warm-up.js';
+import { UNREACHABLE_RATE_LIMIT } from '../../server/rate-limit/rate-limit.js';
 import type { OpenApiDocument } from '../../server/spec.js';
-import { openStore, type Store } from '../../server/store/index.js';
+import { openStore, type Store } from '../../server/store/store.js';
 import type { ServerTracing } from '../../server/telemetry/server-tracing.js';
 
 export const benchLogger = pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: true }));

@@ -4,9 +4,9 @@
 
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { utcDay } from '../../server/domain/time.js';
-import { type NewKeyInput, Provisioning } from '../../server/provisioning/index.js';
+import { type NewKeyInput, Provisioning } from '../../server/provisioning/provision.js';
 import { loadSpec } from '../../server/spec.js';
-import { openStore } from '../../server/store/index.js';
+import { openStore } from '../../server/store/store.js';
 import { bulkPresetVersions, bulkUsage } from './bulk-seed.js';
 
 const [databaseUrl = '', bigArg = '0'] = process.argv.slice(2);

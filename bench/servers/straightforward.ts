@@ -24,7 +24,7 @@ import helmet from 'helmet';
 import pino from 'pino';
 import type { components } from '../../generated/api.js';
 import { presetPageEtag } from '../../server/domain/etag.js';
-import { PAGE_CHARACTER_BUDGET } from '../../server/domain/presets.js';
+import { PAGE_CHARACTER_BUDGET } from '../../server/domain/preset-versions.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { loadSpec, specPath } from '../../server/spec.js';
 import { openStraightforwardDatabase } from './straightforward-database.js';

@@ -6,8 +6,8 @@
 // tracing on, as they do for the server.
 import './cpu-probe.js';
 import { createApp } from '../../server/app.js';
-import { createMetrics } from '../../server/http/metrics.js';
-import { UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
+import { createMetrics } from '../../server/metrics/metrics.js';
+import { UNREACHABLE_RATE_LIMIT } from '../../server/rate-limit/rate-limit.js';
 import { loadSpec } from '../../server/spec.js';
 import { loadTracingSettings } from '../../server/telemetry/settings.js';
 import { benchDeps, benchLogger, openBenchStore, serveOnLoopback } from './app-server.js';

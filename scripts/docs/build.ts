@@ -22,7 +22,8 @@ import {
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { consoleFolder, docsDir as outputDir, projectRoot as root } from '../../server/project-root.js';
+import { consoleFolder, docsDir as outputDir } from '../../server/docs-folders.js';
+import { projectRoot as root } from '../../server/project-root.js';
 import { runMain } from '../../server/run-main.js';
 import { type OpenApiDocument, parseSpecYaml } from '../../server/spec.js';
 import { parseArgsOrMessage } from '../shared/cli-args.js';

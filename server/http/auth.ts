@@ -3,9 +3,9 @@ import type { Request, RequestHandler } from 'express';
 import type { Caller, KeyKind } from '../domain/api-keys.js';
 import { API_KEY_PATTERN, hashApiKey } from '../domain/api-keys.js';
 import type { Clock } from '../domain/time.js';
-import type { Store } from '../store/index.js';
+import type { CountAuthFailure } from '../rate-limit/rate-limit.js';
+import type { Store } from '../store/store.js';
 import { HttpError } from './errors.js';
-import type { CountAuthFailure } from './rate-limit.js';
 import { authenticatedCaller, callTraceOf, requestContext } from './request-context.js';
 
 // RFC 7235: the scheme is case-insensitive; RFC 6750: one or more spaces, then the token.

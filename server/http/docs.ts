@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import express, { Router } from 'express';
 import helmet from 'helmet';
-import { consoleFolder, docsDir } from '../project-root.js';
+import { consoleFolder, docsDir } from '../docs-folders.js';
 import { sendError } from './errors.js';
 
 // The reference page is pre-rendered HTML with inline styles and an inline module that hydrates it.

@@ -3,7 +3,7 @@
 // 304 to an If-None-Match that holds it.
 import type { operations } from '../../generated/api.js';
 import { ifNoneMatchSatisfied, presetPageEtag } from '../domain/etag.js';
-import { PAGE_CHARACTER_BUDGET } from '../domain/presets.js';
+import { PAGE_CHARACTER_BUDGET } from '../domain/preset-versions.js';
 import { HttpError } from '../http/errors.js';
 import { filledByValidator } from './filled-by-validator.js';
 import { JsonText } from './json-text.js';

@@ -5,7 +5,7 @@ import type { Caller } from '../domain/api-keys.js';
 import type { DestinationType, DestinationTypeRules } from '../domain/destination-config-rules.js';
 import type { Clock } from '../domain/time.js';
 import type { CallTrace } from '../store/call-trace.js';
-import type { Store } from '../store/index.js';
+import type { Store } from '../store/store.js';
 import type { JsonText } from './json-text.js';
 
 export type OperationId = keyof operations;

@@ -1,11 +1,11 @@
 // How a command of the CLI's table is declared (commands.ts): its options, what it says of them,
 // and its run, typed by its own options.
 import type { SecretBox } from '../domain/secrets.js';
-import type { Store } from '../store/index.js';
 import type { SealedKeys } from '../store/sealed-keys.js';
+import type { Store } from '../store/store.js';
 import type { OptionValues } from './command-line.js';
-import type { Provisioning } from './index.js';
 import type { ProgressLine } from './progress-line.js';
+import type { Provisioning } from './provision.js';
 import type { CommandOption, CommandText } from './usage.js';
 
 /** What a command runs against. */

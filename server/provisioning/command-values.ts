@@ -1,7 +1,7 @@
 // What a command makes of the option values it was given, and the two ways it is refused: input
 // the CLI cannot use (UsageError: exit 2, with the usage) and a name that does not exist
 // (RefusedError: exit 1, one sentence, no usage).
-import type { Store } from '../store/index.js';
+import type { Store } from '../store/store.js';
 
 /** Something the command names does not exist, or was refused: exit 1, one sentence, no usage. */
 export class RefusedError extends Error {}

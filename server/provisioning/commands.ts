@@ -13,7 +13,7 @@ import { type CliCommand, type CommandContext, command } from './command-table.j
 import { json, number, RefusedError, requireWorkspace, UsageError } from './command-values.js';
 import { databaseCommands } from './database-commands.js';
 import { seedDemo } from './demo.js';
-import { type NewKeyInput, recordUsage } from './index.js';
+import { type NewKeyInput, recordUsage } from './provision.js';
 
 const hash = { name: 'hash', value: 'H', required: true, about: "the key's hash, as create-key printed it" } as const;
 

@@ -1,6 +1,6 @@
 // The demo workspace: what `npm start` seeds into an empty database, and `cli seed --demo`.
-import type { Store } from '../store/index.js';
-import { type Provisioning, recordUsage } from './index.js';
+import type { Store } from '../store/store.js';
+import { type Provisioning, recordUsage } from './provision.js';
 
 export interface DemoSeed {
   workspace_id: string;

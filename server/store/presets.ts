@@ -2,7 +2,12 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import { type NewPresetVersion, PAGE_CHARACTER_BUDGET, type Preset, type PresetVersion } from '../domain/presets.js';
+import {
+  type NewPresetVersion,
+  PAGE_CHARACTER_BUDGET,
+  type Preset,
+  type PresetVersion,
+} from '../domain/preset-versions.js';
 import type { CallTrace } from './call-trace.js';
 import type { DatabaseLocation } from './database.js';
 import { argument, preparedQuery, type QueryDriver } from './prepared.js';

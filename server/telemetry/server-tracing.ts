@@ -2,7 +2,7 @@
 // server takes from it (the request's spans, the database's, Redis's). One log line each time the
 // collector stops taking spans and one when it takes them again, never one per batch.
 import type { Logger } from 'pino';
-import type { CounterFactory } from '../http/rate-limit.js';
+import type { CounterFactory } from '../rate-limit/rate-limit.js';
 import type { OpenApiDocument } from '../spec.js';
 import type { QueryDriver } from '../store/prepared.js';
 import { type RequestTracing, requestTracing } from './request-span.js';

@@ -3,7 +3,7 @@
 // its parameters; a rate-limit count in Redis. Wrapped around the driver and the counters only when
 // tracing is on; a call handed no trace (a request not sampled, the demo's seeding at start) is
 // made as it is, with nothing recorded.
-import type { Counter, CounterFactory } from '../http/rate-limit.js';
+import type { Counter, CounterFactory } from '../rate-limit/rate-limit.js';
 import type { CallTrace } from '../store/call-trace.js';
 import type { QueryDriver } from '../store/prepared.js';
 

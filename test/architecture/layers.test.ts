@@ -11,14 +11,17 @@ const serverDir = join(projectRoot, 'server');
 const LAYERS: [string, RegExp][] = [
   [
     'entries',
-    /^(main|cli|run-main|failure|config|config-values|dev-key-file|secrets-key|secrets-check|configured-store|storeless-context)\.ts$/,
+    /^(main|cli|run-main|shutdown|failure|config|config-values|dev-key-file|secrets-key|secrets-check|configured-store|storeless-context)\.ts$/,
   ],
   ['composition', /^(app|request-pipeline)\.ts$/],
   ['operations', /^operations\//],
-  ['http, validation, telemetry and provisioning', /^(http|validation|telemetry|provisioning)\//],
+  [
+    'http, validation, rate limits, logs, metrics, tracing and provisioning',
+    /^(http|validation|rate-limit|logging|metrics|telemetry|provisioning)\//,
+  ],
   ['store', /^store\//],
   ['domain and the regex analysis', /^(domain|regex)\//],
-  ['contract, places and the configuration error', /^(spec|project-root|config-error)\.ts$/],
+  ['contract, places and the configuration error', /^(spec|project-root|docs-folders|config-error)\.ts$/],
 ];
 
 function layerOf(file: string): number {

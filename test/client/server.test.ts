@@ -1,7 +1,7 @@
 // The client against the real server: in-process, on an ephemeral port, over real sockets.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createApiClient, retryAfterMs } from '../../client/index.js';
-import type { Store } from '../../server/store/index.js';
+import type { Store } from '../../server/store/store.js';
 import { provision } from '../support/server.js';
 import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 import { type ContractTarget, describeClientContract } from './contract-suite.js';

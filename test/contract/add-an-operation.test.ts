@@ -115,7 +115,7 @@ beforeAll(() => {
   expect(generated.status, generated.stderr).toBe(0);
   // 3. One handler module, and its line in the table.
   writeFileSync(inCopy('server/operations/get-observability-destination.ts'), HANDLER);
-  edit('server/operations/index.ts', (text) =>
+  edit('server/operations/handlers.ts', (text) =>
     text
       .replace(
         "import { getKey } from './get-key.js';",

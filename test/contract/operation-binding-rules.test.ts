@@ -2,7 +2,7 @@
 // its header parameters), and the exact message of each mismatch that stops the server.
 import { describe, expect, it } from 'vitest';
 import { bindOperations } from '../../server/operations/bind.js';
-import { operationHandlers } from '../../server/operations/index.js';
+import { operationHandlers } from '../../server/operations/handlers.js';
 import { ContractError, type OpenApiDocument, type OpenApiOperation, specOperations } from '../../server/spec.js';
 import { spec } from '../support/spec.js';
 

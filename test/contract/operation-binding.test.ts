@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../server/app.js';
 import { bindOperations } from '../../server/operations/bind.js';
-import { operationHandlers } from '../../server/operations/index.js';
+import { operationHandlers } from '../../server/operations/handlers.js';
 import { apiBasePaths, ContractError, type OpenApiDocument, specOperations } from '../../server/spec.js';
 import type { AnyHandler } from '../../server/validation/operation.js';
 import { spec } from '../support/spec.js';

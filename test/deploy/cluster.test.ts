@@ -18,7 +18,7 @@ import { httpChecks } from '../../scripts/conformance/http-checks.js';
 import { collectOutput } from '../../scripts/shared/child-process.js';
 import { hashApiKey } from '../../server/domain/api-keys.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
-import { openStore } from '../../server/store/index.js';
+import { openStore } from '../../server/store/store.js';
 import { createPostgresDatabase, type TestDatabase } from '../support/database.js';
 import { startOtlpReceiver } from '../support/otlp-receiver.js';
 import { projectRoot } from '../support/process.js';

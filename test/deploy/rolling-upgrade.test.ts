@@ -14,7 +14,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Address, haproxyConfig, SHUTDOWN_DELAY_MS } from '../../deploy/haproxy-config.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
-import { openStore } from '../../server/store/index.js';
+import { openStore } from '../../server/store/store.js';
 import { createPostgresDatabase, type TestDatabase } from '../support/database.js';
 import { readDestination } from '../support/destinations.js';
 import { projectRoot } from '../support/process.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeSamples, sampleTabs } from '../../scripts/docs/code-samples.js';
-import { operationHandlers } from '../../server/operations/index.js';
+import { operationHandlers } from '../../server/operations/handlers.js';
 import { nodeAt, specOperations } from '../../server/spec.js';
 import { findChromium } from '../support/chromium.js';
 import { projectRoot } from '../support/process.js';

@@ -6,7 +6,7 @@ import express from 'express';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type HttpServer, listen } from '../../server/http/http-server.js';
-import { gracefulShutdown, type ShutdownOptions } from '../../server/http/shutdown.js';
+import { gracefulShutdown, type ShutdownOptions } from '../../server/shutdown.js';
 
 interface LogLine {
   level: number;

@@ -3,7 +3,7 @@ import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../server/app.js';
 import { listen } from '../../server/http/http-server.js';
-import { UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
+import { UNREACHABLE_RATE_LIMIT } from '../../server/rate-limit/rate-limit.js';
 import { call, spec, startTestServer } from '../support/server.js';
 import { useDestination, useTestServer, useWorkspace } from '../support/use-test-server.js';
 

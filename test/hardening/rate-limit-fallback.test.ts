@@ -1,11 +1,11 @@
-// The counts of a shared store that never keep a request waiting on it (server/http/rate-limit-fallback.ts):
+// The counts of a shared store that never keep a request waiting on it (server/rate-limit/rate-limit-fallback.ts):
 // a store that hangs or refuses hands the count to this process's memory, with the full limit; one
 // change of state is told once; the store's own answers (under or over the limit) are kept. Against
 // real Redis, taken away and slowed: redis-outage.test.ts.
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMetrics } from '../../server/http/metrics.js';
-import { type CountingState, countersWithFallback, type Limit } from '../../server/http/rate-limit-fallback.js';
+import { createMetrics } from '../../server/metrics/metrics.js';
+import { type CountingState, countersWithFallback, type Limit } from '../../server/rate-limit/rate-limit-fallback.js';
 import { call, createWorkspace, spec, startTestServer, type TestServer } from '../support/server.js';
 
 type Behaviour = 'answer' | 'refuse' | 'hang';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../server/domain/secrets.js';
-import { openStore } from '../../server/store/index.js';
+import { openStore } from '../../server/store/store.js';
 import { type ServerProcess, startServerProcess } from '../support/process.js';
 import { provision } from '../support/server.js';
 

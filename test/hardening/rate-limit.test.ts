@@ -1,4 +1,4 @@
-// The two rate limits of server/http/rate-limit.ts: requests per calling key, and failed
+// The two rate limits of server/rate-limit/rate-limit.ts: requests per calling key, and failed
 // authentications per client address; their settings, the headers they send, the counters they
 // keep. Their counters shared by several processes through Redis: rate-limit-redis.test.ts.
 
@@ -10,8 +10,8 @@ import express, { type Express } from 'express';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config.js';
-import { authFailureThrottle, type CounterFactory, rateLimitPerKey } from '../../server/http/rate-limit.js';
 import { requestContext } from '../../server/http/request-context.js';
+import { authFailureThrottle, type CounterFactory, rateLimitPerKey } from '../../server/rate-limit/rate-limit.js';
 import { call, createWorkspace, startTestServer, type TestServer } from '../support/server.js';
 import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 

@@ -1,7 +1,7 @@
 import express from 'express';
 import pino, { type Logger } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { requestLog } from '../../server/http/request-log.js';
+import { requestLog } from '../../server/logging/request-log.js';
 import { type Listening, listenOnLoopback } from '../support/listen.js';
 
 interface LogLine {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../server/domain/secrets.js';
-import { openStore } from '../../server/store/index.js';
+import { openStore } from '../../server/store/store.js';
 import { createPostgresDatabase } from '../support/database.js';
 import { readDestination } from '../support/destinations.js';
 import { type ServerProcess, startServerProcess } from '../support/process.js';

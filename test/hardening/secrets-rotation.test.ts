@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { openDatabase, parseDatabaseUrl } from '../../server/store/database.js';
-import { openStore } from '../../server/store/index.js';
+import { openStore } from '../../server/store/store.js';
 import { runEntry, startServerProcess } from '../support/process.js';
 import { provision } from '../support/server.js';
 

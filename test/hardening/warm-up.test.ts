@@ -9,11 +9,11 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../server/app.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
-import { UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
 import { isWarmUpRequest } from '../../server/http/request-context.js';
 import { warmUp } from '../../server/http/warm-up.js';
+import { UNREACHABLE_RATE_LIMIT } from '../../server/rate-limit/rate-limit.js';
 import type { OpenApiDocument } from '../../server/spec.js';
-import { openStore } from '../../server/store/index.js';
+import { openStore } from '../../server/store/store.js';
 import { listenOnLoopback } from '../support/listen.js';
 import { spec } from '../support/server.js';
 

@@ -48,6 +48,7 @@ const SOURCE = [
   "  if (entries.length === 0) return '';",
   '  // an entry is an address and its bits',
   "  const [address = '', bits] = entry.split('/');",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the text of a template literal in a module's source
   '  return `${address}${bits}`;',
   '}',
 ].join('\n');

@@ -17,7 +17,7 @@ const strykerMutate = [
   '!server/cli.ts',
   '!server/store/postgres.ts',
   '!server/store/postgres-pool.ts',
-  '!server/http/rate-limit-redis.ts',
+  '!server/rate-limit/rate-limit-redis.ts',
 ];
 
 function filesGitSelects(pathspecs: string[]): string[] {

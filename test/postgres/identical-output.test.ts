@@ -1,7 +1,7 @@
 // The same data, the same clock and the same requests give the same bytes on SQLite and on
 // PostgreSQL (identifiers, which each run draws at random, are numbered in order of appearance).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordUsage } from '../../server/provisioning/index.js';
+import { recordUsage } from '../../server/provisioning/provision.js';
 import { provision, startTestServer, type TestServer } from '../support/server.js';
 
 interface Side {

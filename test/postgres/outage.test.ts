@@ -2,7 +2,7 @@
 // Retry-After within a second and /readyz says not ready; service resumes by itself. While it
 // answers late, requests are answered late by as much, and lose nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Store } from '../../server/store/index.js';
+import type { Store } from '../../server/store/store.js';
 import { createPostgresDatabase, type TestDatabase } from '../support/database.js';
 import { readDestination } from '../support/destinations.js';
 import {

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../server/domain/secrets.js';
-import { openStore } from '../../server/store/index.js';
+import { openStore } from '../../server/store/store.js';
 import { createPostgresDatabase, type TestDatabase } from '../support/database.js';
 import { type ServerProcess, startServerProcess } from '../support/process.js';
 import { provision } from '../support/server.js';

@@ -20,8 +20,8 @@ import { createSecretBox } from '../../server/domain/secrets.js';
 import { backupCommand } from '../../server/provisioning/backup-command.js';
 import type { ProgressLine } from '../../server/provisioning/progress-line.js';
 import { PAGES_PER_STEP } from '../../server/store/backup.js';
-import { openStore } from '../../server/store/index.js';
 import { openSqliteConnection } from '../../server/store/sqlite-connection.js';
+import { openStore } from '../../server/store/store.js';
 import { runEntry } from '../support/process.js';
 
 const cli = (args: string[], env: Record<string, string>) => runEntry('server/cli.ts', args, env);

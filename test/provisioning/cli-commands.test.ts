@@ -10,7 +10,7 @@ import { runsWithoutStore } from '../../server/provisioning/command-table.js';
 import { RefusedError, UsageError } from '../../server/provisioning/command-values.js';
 import { cliCommands, runCommand } from '../../server/provisioning/commands.js';
 import { nodeAt } from '../../server/spec.js';
-import { openStore, type Store } from '../../server/store/index.js';
+import { openStore, type Store } from '../../server/store/store.js';
 import { createTestDatabase } from '../support/database.js';
 import { destinationTypes, provision, spec } from '../support/server.js';
 

@@ -5,11 +5,11 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../server/domain/api-keys.js';
-import type { PresetVersion } from '../../server/domain/presets.js';
+import type { PresetVersion } from '../../server/domain/preset-versions.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { usageWindows } from '../../server/domain/time.js';
 import { type DemoSeed, seedDemo } from '../../server/provisioning/demo.js';
-import { openStore, type Store } from '../../server/store/index.js';
+import { openStore, type Store } from '../../server/store/store.js';
 import { createTestDatabase } from '../support/database.js';
 import { readDestination } from '../support/destinations.js';
 import { NO_USAGE, provision } from '../support/server.js';

@@ -4,9 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../server/domain/secrets.js';
-import { Provisioning } from '../../server/provisioning/index.js';
+import { Provisioning } from '../../server/provisioning/provision.js';
 import { loadSpec } from '../../server/spec.js';
-import { openStore } from '../../server/store/index.js';
+import { openStore } from '../../server/store/store.js';
 import { createTestDatabase } from '../support/database.js';
 import { recordingStore } from '../support/recording-store.js';
 import { destinationTypes, provision } from '../support/server.js';

@@ -4,9 +4,9 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FieldValidationError } from '../../server/domain/field-errors.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
-import { Provisioning } from '../../server/provisioning/index.js';
+import { Provisioning } from '../../server/provisioning/provision.js';
 import { loadSpec, type OpenApiDocument, type OpenApiOperation, type OpenApiParameter } from '../../server/spec.js';
-import { openStore, type Store } from '../../server/store/index.js';
+import { openStore, type Store } from '../../server/store/store.js';
 import { createTestDatabase } from '../support/database.js';
 
 const NOW = new Date('2026-11-18T12:00:00.000Z');

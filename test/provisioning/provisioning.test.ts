@@ -2,10 +2,10 @@
 // answers with: the bounds come from openapi.yaml, not from constants of its own.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FieldValidationError } from '../../server/domain/field-errors.js';
-import { MAX_CONFIG_JSON_LENGTH } from '../../server/domain/presets.js';
-import { Provisioning } from '../../server/provisioning/index.js';
+import { MAX_CONFIG_JSON_LENGTH } from '../../server/domain/preset-versions.js';
+import { Provisioning } from '../../server/provisioning/provision.js';
 import { nodeAt, type OpenApiDocument } from '../../server/spec.js';
-import type { Store } from '../../server/store/index.js';
+import type { Store } from '../../server/store/store.js';
 import { destinationTypes, provision } from '../support/server.js';
 import { spec } from '../support/spec.js';
 import { useTestServer } from '../support/use-test-server.js';

@@ -3,7 +3,7 @@
 // preset alone: the page is not read (RFC 9110 §13.1.2, §15.4.5). On SQLite, and on PostgreSQL in
 // the `postgres` project.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Store } from '../../server/store/index.js';
+import type { Store } from '../../server/store/store.js';
 import {
   type CallResult,
   call,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { ConfigValues } from '../../server/domain/destination-config-rules.js';
-import type { NewDestinationInput } from '../../server/provisioning/index.js';
+import type { NewDestinationInput } from '../../server/provisioning/provision.js';
 import { escapePointer, nodeAt, specOperations } from '../../server/spec.js';
 import { boundaryCases } from '../support/boundaries.js';
 import { rawRows, testDatabaseKind } from '../support/database.js';

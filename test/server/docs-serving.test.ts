@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import express from 'express';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consoleFolder } from '../../server/docs-folders.js';
 import { docsRouter } from '../../server/http/docs.js';
 import { envelopeBounds, errorHandler, notFoundHandler } from '../../server/http/errors.js';
 import { securityHeaders } from '../../server/http/security-headers.js';
-import { consoleFolder } from '../../server/project-root.js';
 import { type Listening, listenOnLoopback } from '../support/listen.js';
 import { spec, startTestServer } from '../support/server.js';
 

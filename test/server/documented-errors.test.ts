@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { operations } from '../../generated/api.js';
 import { operationPath, specOperations } from '../../server/spec.js';
-import type { Store } from '../../server/store/index.js';
+import type { Store } from '../../server/store/store.js';
 import {
   type CallResult,
   call,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BODY_LIMIT_BYTES } from '../../server/request-pipeline.js';
 import { apiBasePaths, operationPath, specOperations } from '../../server/spec.js';
-import type { Store } from '../../server/store/index.js';
+import type { Store } from '../../server/store/store.js';
 import { readDestination } from '../support/destinations.js';
 import {
   call,

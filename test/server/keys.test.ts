@@ -1,5 +1,5 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { type NewKeyInput, recordUsage } from '../../server/provisioning/index.js';
+import { type NewKeyInput, recordUsage } from '../../server/provisioning/provision.js';
 import { call, NO_USAGE, provision } from '../support/server.js';
 import { useTestServer, useWorkspace } from '../support/use-test-server.js';
 

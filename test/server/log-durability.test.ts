@@ -1,10 +1,10 @@
-// The request log is buffered (server/http/logger.ts): lines wait in memory and go out in one
+// The request log is buffered (server/logging/logger.ts): lines wait in memory and go out in one
 // write. None may be lost when the process ends: on SIGTERM, on a normal exit, on process.exit
 // and on an uncaught exception. A line on a quiet server comes out by the flush timer alone.
 import { spawn } from 'node:child_process';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { createLogger, LOG_BUFFER_BYTES, LOG_FLUSH_MS } from '../../server/http/logger.js';
+import { createLogger, LOG_BUFFER_BYTES, LOG_FLUSH_MS } from '../../server/logging/logger.js';
 import { projectRoot } from '../../server/project-root.js';
 import { startServerProcess } from '../support/process.js';
 

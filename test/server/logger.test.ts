@@ -2,7 +2,7 @@
 // everything else (a pipe, a file, a log collector, the tests, any production host).
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createLogger, exitAfterLogFlush, exitOnUncaughtException, logFormat } from '../../server/http/logger.js';
+import { createLogger, exitAfterLogFlush, exitOnUncaughtException, logFormat } from '../../server/logging/logger.js';
 
 /** A destination that keeps what is written to it. */
 function recording(): { destination: Writable; output: () => string } {

@@ -2,8 +2,8 @@
 // 404 or 405 for anything else, a 500 when the metrics cannot be read, and never the API's port.
 import { Gauge, Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMetrics } from '../../server/http/metrics.js';
-import { listenForMetrics, type MetricsServer } from '../../server/http/metrics-server.js';
+import { createMetrics } from '../../server/metrics/metrics.js';
+import { listenForMetrics, type MetricsServer } from '../../server/metrics/metrics-server.js';
 import { call } from '../support/server.js';
 import { spec } from '../support/spec.js';
 import { useTestServer } from '../support/use-test-server.js';

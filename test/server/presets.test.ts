@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_CONFIG_JSON_LENGTH, PAGE_CHARACTER_BUDGET } from '../../server/domain/presets.js';
+import { MAX_CONFIG_JSON_LENGTH, PAGE_CHARACTER_BUDGET } from '../../server/domain/preset-versions.js';
 import { escapePointer, nodeAt, specOperations } from '../../server/spec.js';
 import { boundaryCases, toQueryValue } from '../support/boundaries.js';
 import { call, provision } from '../support/server.js';

@@ -3,7 +3,8 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { docsDir, projectRoot } from '../../server/project-root.js';
+import { docsDir } from '../../server/docs-folders.js';
+import { projectRoot } from '../../server/project-root.js';
 
 describe('the project folder', () => {
   it('is the folder of package.json above the server', () => {

@@ -10,13 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LADDER } from '../../bench/shared/ladder-rungs.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { systemClock } from '../../server/domain/time.js';
-import { UNREACHABLE_RATE_LIMIT } from '../../server/http/rate-limit.js';
 import { warmUp } from '../../server/http/warm-up.js';
 import { bindOperations } from '../../server/operations/bind.js';
-import { operationHandlers } from '../../server/operations/index.js';
+import { operationHandlers } from '../../server/operations/handlers.js';
+import { UNREACHABLE_RATE_LIMIT } from '../../server/rate-limit/rate-limit.js';
 import { type Layer, mountPipeline, requestPipeline } from '../../server/request-pipeline.js';
 import { createSpecAjv, operationPath, type SpecOperation, specOperations } from '../../server/spec.js';
-import { openStore, type Store } from '../../server/store/index.js';
+import { openStore, type Store } from '../../server/store/store.js';
 import { destinationTypes, spec } from '../support/server.js';
 
 let store: Store;

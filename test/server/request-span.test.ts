@@ -6,7 +6,7 @@
 import express from 'express';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { describe, expect, it } from 'vitest';
-import type { CounterFactory } from '../../server/http/rate-limit.js';
+import type { CounterFactory } from '../../server/rate-limit/rate-limit.js';
 import { type OpenApiDocument, specOperation } from '../../server/spec.js';
 import type { QueryDriver } from '../../server/store/prepared.js';
 import { testDatabaseKind } from '../support/database.js';

@@ -11,7 +11,7 @@ import { SamplingDecision, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-t
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { specOperation } from '../../server/spec.js';
-import { openStore } from '../../server/store/index.js';
+import { openStore } from '../../server/store/store.js';
 import { createPostgresDatabase, type TestDatabase, testDatabaseKind } from '../support/database.js';
 import { type ReceivedSpan, startOtlpReceiver } from '../support/otlp-receiver.js';
 import { provision, spec } from '../support/server.js';

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { specOperation, specOperations } from '../../server/spec.js';
-import { openStore } from '../../server/store/index.js';
+import { openStore } from '../../server/store/store.js';
 import { createPostgresDatabase, type TestDatabase, testDatabaseKind } from '../support/database.js';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from '../support/otlp-receiver.js';
 import type { ServerProcess } from '../support/process.js';

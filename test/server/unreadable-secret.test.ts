@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSecretBox, secretsKeyId } from '../../server/domain/secrets.js';
-import { openStore, type Store } from '../../server/store/index.js';
+import { openStore, type Store } from '../../server/store/store.js';
 import { call, createWorkspace, provision, startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer | undefined;

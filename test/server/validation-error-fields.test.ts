@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FieldError, FieldValidationError } from '../../server/domain/field-errors.js';
 import { jsonBody } from '../../server/http/request-body.js';
 import { bindOperations } from '../../server/operations/bind.js';
-import { operationHandlers } from '../../server/operations/index.js';
+import { operationHandlers } from '../../server/operations/handlers.js';
 import { BODY_LIMIT_BYTES } from '../../server/request-pipeline.js';
 import { createSpecAjv, nodeAt } from '../../server/spec.js';
 import { matchOperation, OperationTable } from '../../server/validation/operation-match.js';

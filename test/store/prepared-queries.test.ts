@@ -14,9 +14,9 @@ import {
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { loadSpec } from '../../server/spec.js';
 import { type OpenedDatabase, openDatabase } from '../../server/store/database.js';
-import { createStore, type Store } from '../../server/store/index.js';
 import { migrateToLatest } from '../../server/store/migrate.js';
 import { argument, preparedQuery } from '../../server/store/prepared.js';
+import { createStore, type Store } from '../../server/store/store.js';
 import type { Database } from '../../server/store/tables.js';
 
 let opened: OpenedDatabase;

@@ -5,11 +5,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_CONFIG_JSON_LENGTH, type PresetVersion } from '../../server/domain/presets.js';
+import { MAX_CONFIG_JSON_LENGTH, type PresetVersion } from '../../server/domain/preset-versions.js';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { openDatabase, parseDatabaseUrl } from '../../server/store/database.js';
-import { createStore, type Store } from '../../server/store/index.js';
 import { migrateToLatest } from '../../server/store/migrate.js';
+import { createStore, type Store } from '../../server/store/store.js';
 import type { Database } from '../../server/store/tables.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { usageWindows } from '../../server/domain/time.js';
 import { openDatabase } from '../../server/store/database.js';
-import { createStore, type Store } from '../../server/store/index.js';
 import { migrateToLatest } from '../../server/store/migrate.js';
+import { createStore, type Store } from '../../server/store/store.js';
 import type { Database } from '../../server/store/tables.js';
 
 let db: Kysely<Database>;

@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../server/domain/secrets.js';
-import { openStore, type Store } from '../../server/store/index.js';
 import { KEY_CREDENTIALS_TTL_MS } from '../../server/store/keys.js';
 import type { QueryDriver } from '../../server/store/prepared.js';
 import { PAGES_HELD, PAGES_HELD_CHARACTERS } from '../../server/store/presets.js';
+import { openStore, type Store } from '../../server/store/store.js';
 import { createPostgresDatabase, type TestDatabase, testDatabaseKind } from '../support/database.js';
 import { provision } from '../support/server.js';
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSecretBox, secretsKeyId } from '../../server/domain/secrets.js';
 import { openDatabase, parseDatabaseUrl } from '../../server/store/database.js';
-import { openStore, type Store } from '../../server/store/index.js';
+import { openStore, type Store } from '../../server/store/store.js';
 import { createPostgresDatabase, type TestDatabase, testDatabaseKind } from '../support/database.js';
 
 const opened: Store[] = [];

@@ -9,10 +9,10 @@ import { type LogEvent, sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { DatabaseOpenError, type OpenedDatabase, openDatabase } from '../../server/store/database.js';
-import { createStore, openStore } from '../../server/store/index.js';
 import { migrateToLatest } from '../../server/store/migrate.js';
 import { argument, type BoundQuery, kyselyDriver, preparedQuery } from '../../server/store/prepared.js';
 import { openSqliteConnection, sqliteCodeOf } from '../../server/store/sqlite-connection.js';
+import { createStore, openStore } from '../../server/store/store.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'sqlite-database-test-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));

@@ -17,9 +17,9 @@ import { type DestinationType, loadDestinationTypeRules } from '../../server/dom
 import { createSecretBox } from '../../server/domain/secrets.js';
 import { loadSpec } from '../../server/spec.js';
 import { type OpenedDatabase, openDatabase } from '../../server/store/database.js';
-import { createStore, type Store } from '../../server/store/index.js';
 import { migrateToLatest } from '../../server/store/migrate.js';
 import type { QueryDriver, RowRead } from '../../server/store/prepared.js';
+import { createStore, type Store } from '../../server/store/store.js';
 import { type Database, DESTINATION_COLUMNS } from '../../server/store/tables.js';
 import { readDestination } from '../support/destinations.js';
 

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConfigValues } from '../../server/domain/destination-config-rules.js';
 import { createSecretBox, type SecretBox } from '../../server/domain/secrets.js';
-import { recordUsage } from '../../server/provisioning/index.js';
-import { openStore } from '../../server/store/index.js';
+import { recordUsage } from '../../server/provisioning/provision.js';
+import { openStore } from '../../server/store/store.js';
 import { createPostgresDatabase, type TestDatabase } from './database.js';
 import { createWorkspace, provision, startTestServer, type Workspace } from './server.js';
 

@@ -7,7 +7,7 @@ import {
 } from '../../server/domain/destination-config-rules.js';
 import type { StoredDestination } from '../../server/domain/destination-update.js';
 import { loadSpec } from '../../server/spec.js';
-import type { Store } from '../../server/store/index.js';
+import type { Store } from '../../server/store/store.js';
 
 const rules = loadDestinationTypeRules(loadSpec());
 const rulesOf = (type: DestinationType) => configRulesOf(rules, type);

@@ -1,6 +1,6 @@
 // A store that only records what provisioning hands destinations.create, for tests of what is
 // given to the store (and what is refused before it).
-import type { Store } from '../../server/store/index.js';
+import type { Store } from '../../server/store/store.js';
 
 export function recordingStore(): { store: Store; given: unknown[] } {
   const given: unknown[] = [];

@@ -2,7 +2,7 @@
 // a base URL when the page is opened from a file, and the element the console renders into. No
 // inline script or style: the page's policy allows scripts and styles from its own folder only.
 
-import { consoleFolder } from '../../../server/project-root.js';
+import { consoleFolder } from '../../../server/docs-folders.js';
 import { escapeHtml } from '../../shared/html.js';
 
 export const CONSOLE_ELEMENT_ID = 'console';

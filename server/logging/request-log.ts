@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
-import { isWarmUpRequest, requestContext } from './request-context.js';
+import { isWarmUpRequest, requestContext } from '../http/request-context.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 

@@ -7,9 +7,9 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { addressKey, retryAfterSeconds } from '../domain/rate-limit-rules.js';
+import { HttpError } from '../http/errors.js';
+import { authenticatedCaller, callTraceOf } from '../http/request-context.js';
 import type { CallTrace } from '../store/call-trace.js';
-import { HttpError } from './errors.js';
-import { authenticatedCaller, callTraceOf } from './request-context.js';
 
 /** For load tests and benchmarks: the limiter runs, with a limit no test reaches. */
 export const UNREACHABLE_RATE_LIMIT: RateLimitOptions = { windowMs: 60_000, limit: 1_000_000_000 };

@@ -16,10 +16,10 @@ import {
 import { DESTINATION_SETTINGS, type DestinationState, type StoredDestination } from '../domain/destination-update.js';
 import { type FieldError, FieldValidationError } from '../domain/field-errors.js';
 import { looksMasked } from '../domain/masking.js';
-import { MAX_CONFIG_JSON_LENGTH } from '../domain/presets.js';
+import { MAX_CONFIG_JSON_LENGTH } from '../domain/preset-versions.js';
 import { nonLinearPatternErrors } from '../regex/linearity.js';
 import { createSpecAjv, type OpenApiDocument, specOperation, validatorAt } from '../spec.js';
-import type { Store } from '../store/index.js';
+import type { Store } from '../store/store.js';
 import { schemaExplainer } from '../validation/schema-errors.js';
 
 type ApiKey = components['schemas']['ApiKey'];

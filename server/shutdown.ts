@@ -3,7 +3,7 @@
 // traffic elsewhere before the listener closes; then it drains what is in flight within a grace
 // period. SIGINT (Ctrl-C) skips the delay; a second signal during the delay ends it.
 import type { Logger } from 'pino';
-import type { HttpServer } from './http-server.js';
+import type { HttpServer } from './http/http-server.js';
 
 export interface ShutdownOptions {
   http: HttpServer;

@@ -5,11 +5,11 @@
 // ... "5xx", or "aborted"). So the series are bounded whatever paths, headers or keys a client
 // sends.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { operationOf } from '../http/request-context.js';
+import type { ResponseObserver } from '../logging/request-log.js';
 import { type OpenApiDocument, specOperations } from '../spec.js';
-import type { PoolFigures } from '../store/index.js';
+import type { PoolFigures } from '../store/store.js';
 import type { SpanOutcome } from '../telemetry/tracing.js';
-import { operationOf } from './request-context.js';
-import type { ResponseObserver } from './request-log.js';
 
 /** What refused a request before its operation ran. */
 export type Refusal = 'rate_limit' | 'auth_failures';
