@@ -17,6 +17,7 @@ export const TESTS_OF_MODULE: Readonly<Record<string, readonly string[]>> = {
   ],
   'server/operations/stored-object-rules.ts': ['test/server/one-400.test.ts'],
   'server/validation/marked-values.ts': ['test/server/one-400.test.ts', 'test/server/regex-filter-rules.test.ts'],
+  'server/validation/spec-schemas.ts': ['test/server/schema-errors.test.ts', 'test/server/one-400.test.ts'],
   'server/http/request-head.ts': ['test/server/request-shape.test.ts', 'test/hardening/expect-continue.test.ts'],
   'server/http/root.ts': ['test/server/root-answer.test.ts'],
   'server/validation/text-fields.ts': ['test/server/unstorable-text.test.ts', 'test/server/not-utf8.test.ts'],

@@ -3,15 +3,8 @@
 // the schema that marks it: a `oneOf` is followed into the one branch the value passes, so a rule
 // meets only values of the shape it was written for, whatever else of the body fails.
 import type { Ajv2020 } from 'ajv/dist/2020.js';
-import {
-  escapePointer,
-  followRefs,
-  isObject,
-  type JsonObject,
-  nodeAt,
-  type OpenApiDocument,
-  validatorAt,
-} from '../spec.js';
+import { escapePointer, isObject, type JsonObject, type OpenApiDocument, validatorAt } from '../spec.js';
+import { schemaFinder } from './spec-schemas.js';
 
 export interface MarkedValue {
   /** Where the value is, named as the envelope names fields. */
@@ -23,16 +16,7 @@ export type MarkedValues = (pointer: string, value: unknown, path: string) => Ma
 
 /** A finder of the values marked with `keyword` under a schema of the spec. */
 export function markedValues(spec: OpenApiDocument, ajv: Ajv2020, keyword: string): MarkedValues {
-  const schemas = new Map<string, { pointer: string; schema: JsonObject }>();
-  const schemaAt = (pointer: string) => {
-    let found = schemas.get(pointer);
-    if (!found) {
-      const followed = followRefs(spec, nodeAt(spec, pointer), pointer);
-      found = { pointer: followed.pointer, schema: isObject(followed.node) ? followed.node : {} };
-      schemas.set(pointer, found);
-    }
-    return found;
-  };
+  const schemaAt = schemaFinder(spec);
   const marks = new Map<string, boolean>();
   /** Whether the schema at `pointer`, or any below it, carries the keyword. */
   const reachesMark = (pointer: string, seen = new Set<string>()): boolean => {

@@ -8,14 +8,13 @@ import type { Ajv2020, ErrorObject } from 'ajv/dist/2020.js';
 import type { FieldError } from '../domain/field-errors.js';
 import {
   escapePointer,
-  followRefs,
   isObject,
   type JsonObject,
-  nodeAt,
   type OpenApiDocument,
   unescapePointer,
   validatorAt,
 } from '../spec.js';
+import { memoized, schemaFinder } from './spec-schemas.js';
 
 type Schema = JsonObject;
 
@@ -53,19 +52,6 @@ export interface SchemaExplainer {
    * means that there are more than `limit`, not how many.
    */
   explain(pointer: string, value: unknown, path: string, limit?: number): FieldError[];
-}
-
-/** `f` of a pointer into the spec, found once: pointers are made of the spec's own names, so few. */
-function memoized<T>(f: (pointer: string) => T): (pointer: string) => T {
-  const found = new Map<string, T>();
-  return (pointer) => {
-    let value = found.get(pointer);
-    if (value === undefined) {
-      value = f(pointer);
-      found.set(pointer, value);
-    }
-    return value;
-  };
 }
 
 /** Ajv's errors of a value (at instance path `base`): its own, and those of each child by its key. */
@@ -118,11 +104,7 @@ export function schemaExplainer(spec: OpenApiDocument, ajv: Ajv2020): SchemaExpl
     return errors;
   };
 
-  const schemaAt = memoized((pointer: string): { pointer: string; schema: Schema } => {
-    const found = followRefs(spec, nodeAt(spec, pointer), pointer);
-    if (!isObject(found.node)) throw new Error(`openapi.yaml has no schema at ${found.pointer}`);
-    return { pointer: found.pointer, schema: found.node };
-  });
+  const schemaAt = schemaFinder(spec);
 
   const validatorOf = memoized((pointer: string) => validatorAt(ajv, pointer));
 
