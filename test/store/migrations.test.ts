@@ -19,6 +19,8 @@ const CREATED = '2026-01-01T00:00:00.000Z';
 const KEY_HASH = 'b'.repeat(64);
 const WORKSPACE = '0f3e9a1c-2b4d-4e6f-8a0b-1c2d3e4f5a6b';
 const DESTINATION = '7019b9f2-c5e6-4f46-873e-55a17bb095a3';
+/** A second destination of 2.1.0, for the test that changes one, so that the tests pass in any order. */
+const PATCHED_DESTINATION = '2b8e4c1d-9f3a-4e7b-8c6d-5a4f3e2d1c0b';
 let database: TestDatabase;
 let opened: OpenedDatabase;
 let store: Store;
@@ -35,8 +37,9 @@ beforeAll(async () => {
     opened.db,
   );
   const config = secrets.seal(JSON.stringify({ url: 'https://example.com/hook' }));
-  await sql`insert into destinations (id, workspace_id, type, config_sealed, created_at, updated_at)
-    values (${DESTINATION}, ${WORKSPACE}, 'webhook', ${config}, ${CREATED}, ${CREATED})`.execute(opened.db);
+  for (const id of [DESTINATION, PATCHED_DESTINATION])
+    await sql`insert into destinations (id, workspace_id, type, config_sealed, created_at, updated_at)
+      values (${id}, ${WORKSPACE}, 'webhook', ${config}, ${CREATED}, ${CREATED})`.execute(opened.db);
   await migrateToLatest(opened.db);
   store = createStore(opened, secrets, location.kind);
 });
@@ -85,10 +88,12 @@ describe('a database of contract 2.1.0, migrated', () => {
   it('stores what a PATCH sets of the new fields, and reads it back', async () => {
     const changes = { broadcast_generation_identity: true, regions: ['us', 'eu'] as ('us' | 'eu')[] };
     const rulesOf = (type: Parameters<typeof configRulesOf>[1]) => configRulesOf(destinationTypes, type);
-    expect(await store.destinations.update(WORKSPACE, DESTINATION, new Date(), { changes }, rulesOf)).toMatchObject({
+    expect(
+      await store.destinations.update(WORKSPACE, PATCHED_DESTINATION, new Date(), { changes }, rulesOf),
+    ).toMatchObject({
       outcome: 'changed',
     });
-    const again = await store.destinations.update(WORKSPACE, DESTINATION, new Date(), { changes: {} }, rulesOf);
+    const again = await store.destinations.update(WORKSPACE, PATCHED_DESTINATION, new Date(), { changes: {} }, rulesOf);
     expect(again?.destination.state).toMatchObject({
       broadcast_generation_cost: false,
       broadcast_generation_identity: true,
