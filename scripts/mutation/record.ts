@@ -181,10 +181,12 @@ export function withScopedResults(
       wholeId.set(test.id, id);
     }
   const toWhole = (ids: string[] | undefined) => ids?.map((id) => wholeId.get(id) ?? id);
+  // Stryker reports no file it found nothing to mutate in (types and constants only): such a file
+  // has no mutants now, and leaves the record.
+  const withResults = files.filter((file) => scoped.files[file] !== undefined);
   const replaced = Object.fromEntries(
-    files.map((file) => {
-      const result = scoped.files[file];
-      if (!result) throw new Error(`the scoped run has no results for ${file}`);
+    withResults.map((file) => {
+      const result = scoped.files[file] as MutationTestResult['files'][string];
       const mutants = result.mutants.map((mutant) => ({
         ...mutant,
         ...(mutant.coveredBy && { coveredBy: toWhole(mutant.coveredBy) }),
@@ -193,7 +195,9 @@ export function withScopedResults(
       return [file, { ...result, mutants }];
     }),
   );
-  const kept = Object.fromEntries(Object.entries(whole.files).filter(([file]) => exists(file)));
+  const kept = Object.fromEntries(
+    Object.entries(whole.files).filter(([file]) => exists(file) && (!files.includes(file) || file in replaced)),
+  );
   return { ...whole, files: { ...kept, ...replaced }, testFiles };
 }
 

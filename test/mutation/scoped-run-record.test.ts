@@ -84,9 +84,12 @@ describe('a scoped run merged into the record', () => {
     expect(Object.keys(merged.files)).toEqual(['server/a.ts']);
   });
 
-  it('refuses a file the scoped run has no results for', () => {
-    expect(() => withScopedResults(whole, scoped, ['server/c.ts'], () => true)).toThrow(
-      'the scoped run has no results for server/c.ts',
+  it('drops a file the scoped run found nothing to mutate in: it has no mutants now', () => {
+    const { 'server/b.ts': _found, ...withoutB } = scoped.files;
+    const merged = withScopedResults(whole, { ...scoped, files: withoutB }, ['server/a.ts', 'server/b.ts'], () => true);
+    expect(Object.keys(merged.files)).toEqual(['server/a.ts']);
+    expect(Object.keys(withScopedResults(whole, scoped, ['server/c.ts'], () => true).files).sort()).toEqual(
+      Object.keys(whole.files).sort(),
     );
   });
 
