@@ -13,6 +13,7 @@ import { parseArgsOrMessage } from '../scripts/shared/cli-args.js';
 import { projectRoot } from '../server/project-root.js';
 import { runMain } from '../server/run-main.js';
 import { measureLadder, type Scenario } from './load-driver.js';
+import { writingPatchBody } from './shared/patch-bodies.js';
 import { runToEnd, type Started, serverNodeFlags, startServer, stopServer } from './shared/processes.js';
 
 const USAGE = 'Usage: npm run bench:ab -- <git-ref> [--rounds N] [--requests N]';
@@ -70,7 +71,7 @@ async function compare(ref: string, rounds: number, requests: number): Promise<v
         name: 'updateObservabilityDestination',
         method: 'PATCH',
         path: `/api/v1/observability/destinations/${seeded.destinationId}`,
-        bodies: ['{"sampling_rate":0.5}', '{"sampling_rate":0.25}'],
+        body: writingPatchBody,
       },
       { name: 'listPresetVersions limit=50', method: 'GET', path: '/api/v1/presets/small/versions?limit=50' },
     ];

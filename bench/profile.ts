@@ -13,8 +13,10 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { parseArgsOrMessage } from '../scripts/shared/cli-args.js';
 import { runMain } from '../server/run-main.js';
+import { requestsOf } from './load-driver.js';
 import { databasesToRun } from './shared/databases.js';
 import { startOtlpSink } from './shared/otlp-sink.js';
+import { writingPatchBody } from './shared/patch-bodies.js';
 import { runToEnd, serverNodeFlags, startServer, stopServer } from './shared/processes.js';
 import { onEachDatabase } from './subject-setup.js';
 
@@ -176,11 +178,15 @@ async function profileUnderLoad(
       ? [{ method: 'GET' as const, path: `/api/v1/keys/${seeded.idleKeyHash}` }]
       : operation === 'listPresetVersions'
         ? [{ method: 'GET' as const, path: '/api/v1/presets/small/versions?limit=50' }]
-        : ['{"sampling_rate":0.5}', '{"sampling_rate":0.25}'].map((body) => ({
-            method: 'PATCH' as const,
-            path: `/api/v1/observability/destinations/${seeded.destinationId}`,
-            body,
-          }));
+        : requestsOf(
+            {
+              name: 'PATCH',
+              method: 'PATCH',
+              path: `/api/v1/observability/destinations/${seeded.destinationId}`,
+              body: writingPatchBody,
+            },
+            seeded.managementKey ?? '',
+          );
   const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
   const loadStartedUs = monotonicUs();
   const result = await autocannon({

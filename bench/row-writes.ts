@@ -10,6 +10,7 @@ import autocannon from 'autocannon';
 import { parseArgsOrMessage } from '../scripts/shared/cli-args.js';
 import { runMain } from '../server/run-main.js';
 import { requestsOf } from './load-driver.js';
+import { writingPatchBody } from './shared/patch-bodies.js';
 import {
   cpuMicros,
   postgresDatabase,
@@ -23,7 +24,6 @@ import { median } from './shared/stats.js';
 
 const USAGE = 'usage: BENCH_POSTGRES_URL=<server URL> npm run bench:row-writes -- [--rounds N] [--seconds N]';
 const STRATEGIES = ['optimistic', 'lock-first'] as const;
-const BODIES = ['{"sampling_rate":0.5}', '{"sampling_rate":0.25}'];
 
 interface Figures {
   rps: number;
@@ -41,7 +41,10 @@ async function loadAll(servers: Started[], paths: string[], apiKey: string, seco
         url: `http://127.0.0.1:${server.port}`,
         connections: 10,
         duration: seconds,
-        requests: requestsOf({ name: 'PATCH', method: 'PATCH', path: paths[0] ?? '', paths, bodies: BODIES }, apiKey),
+        requests: requestsOf(
+          { name: 'PATCH', method: 'PATCH', path: paths[0] ?? '', paths, body: writingPatchBody },
+          apiKey,
+        ),
       }),
     ),
   );
