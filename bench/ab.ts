@@ -12,9 +12,10 @@ import { join } from 'node:path';
 import { parseArgsOrMessage } from '../scripts/shared/cli-args.js';
 import { projectRoot } from '../server/project-root.js';
 import { runMain } from '../server/run-main.js';
-import { measureLadder, type Scenario } from './load-driver.js';
+import { measureLadder } from './load-driver.js';
 import { writingPatchBody } from './shared/patch-bodies.js';
 import { runToEnd, type Started, serverNodeFlags, startServer, stopServer } from './shared/processes.js';
+import type { Scenario } from './shared/scenarios.js';
 
 const USAGE = 'Usage: npm run bench:ab -- <git-ref> [--rounds N] [--requests N]';
 

@@ -9,8 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgsOrMessage } from '../scripts/shared/cli-args.js';
 import { runMain } from '../server/run-main.js';
-import { load, type Scenario } from './load-driver.js';
+import { load } from './load-driver.js';
 import { runToEnd, serverNodeFlags, startServer, stopServer } from './shared/processes.js';
+import type { Scenario } from './shared/scenarios.js';
 import { median } from './shared/stats.js';
 
 const USAGE = 'usage: npm run bench:conditional-pages -- [--rounds N] [--requests N]';

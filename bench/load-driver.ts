@@ -2,6 +2,7 @@
 // in interleaved rounds with the order rotated; and sequential requests for latency.
 import autocannon from 'autocannon';
 import { cpuMicros, type Started } from './shared/processes.js';
+import { firstBody, requestsOf, type Scenario } from './shared/scenarios.js';
 import { median } from './shared/stats.js';
 
 export interface LoadSettings {
@@ -13,54 +14,12 @@ export interface LoadSettings {
   ladderRequests: number;
 }
 
-export interface Scenario {
-  name: string;
-  method: 'GET' | 'PATCH';
-  path: string;
-  /** Bodies sent in turn. */
-  bodies?: string[];
-  /** A body made for each request as it is sent (a writing PATCH's: patch-bodies.ts), instead of `bodies`. */
-  body?: () => string;
-  /** Paths sent in turn, each with every body, instead of `path` alone. */
-  paths?: string[];
-  /** Headers sent beside the key and the content type (an If-None-Match). */
-  headers?: Record<string, string>;
-}
-
 interface LoadResult {
   rps: number;
   p99: number;
   errors: number;
   /** The server's own CPU time (user and system, read inside its process) per request answered. */
   cpuUs: number;
-}
-
-/** A scenario's requests for autocannon: each of its paths with each of its bodies, with the key. */
-export function requestsOf(scenario: Scenario, apiKey: string) {
-  const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', ...scenario.headers };
-  const { body: made } = scenario;
-  return (scenario.paths ?? [scenario.path]).flatMap((path) =>
-    made
-      ? [
-          {
-            method: scenario.method,
-            path,
-            headers,
-            setupRequest: <T extends object>(request: T) => ({ ...request, body: made() }),
-          },
-        ]
-      : (scenario.bodies ?? [undefined]).map((body) => ({
-          method: scenario.method,
-          path,
-          headers,
-          ...(body && { body }),
-        })),
-  );
-}
-
-/** The body of a scenario's first request: the one its answer is captured for. */
-export function firstBody(scenario: Scenario): string | undefined {
-  return scenario.body ? scenario.body() : scenario.bodies?.[0];
 }
 
 /**

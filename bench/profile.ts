@@ -13,11 +13,11 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { parseArgsOrMessage } from '../scripts/shared/cli-args.js';
 import { runMain } from '../server/run-main.js';
-import { requestsOf } from './load-driver.js';
 import { databasesToRun } from './shared/databases.js';
 import { startOtlpSink } from './shared/otlp-sink.js';
 import { writingPatchBody } from './shared/patch-bodies.js';
 import { runToEnd, serverNodeFlags, startServer, stopServer } from './shared/processes.js';
+import { requestsOf } from './shared/scenarios.js';
 import { onEachDatabase } from './subject-setup.js';
 
 interface ProfileNode {

@@ -9,7 +9,6 @@ import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import { parseArgsOrMessage } from '../scripts/shared/cli-args.js';
 import { runMain } from '../server/run-main.js';
-import { requestsOf } from './load-driver.js';
 import { writingPatchBody } from './shared/patch-bodies.js';
 import {
   cpuMicros,
@@ -20,6 +19,7 @@ import {
   startServer,
   stopServer,
 } from './shared/processes.js';
+import { requestsOf } from './shared/scenarios.js';
 import { median } from './shared/stats.js';
 
 const USAGE = 'usage: BENCH_POSTGRES_URL=<server URL> npm run bench:row-writes -- [--rounds N] [--seconds N]';

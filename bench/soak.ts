@@ -1,8 +1,8 @@
 // The soak: mixed load on the server under test for a few rounds, its resident set after each, and
 // what that resident set holds (asked of the server over IPC, bench/servers/cpu-probe.ts).
 import autocannon from 'autocannon';
-import { requestsOf, type Scenario } from './load-driver.js';
 import { askProbe, type Started } from './shared/processes.js';
+import { requestsOf, type Scenario } from './shared/scenarios.js';
 
 /**
  * Mixed load, every scenario's requests in turn on each connection, for `rounds` rounds of

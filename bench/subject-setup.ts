@@ -5,10 +5,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { captureBodies, type LoadSettings, type Scenario } from './load-driver.js';
+import { captureBodies, type LoadSettings } from './load-driver.js';
 import type { DatabaseKind } from './shared/databases.js';
 import { NO_OP_PATCH_BODY, writingPatchBody } from './shared/patch-bodies.js';
 import { postgresDatabase, runToEnd, type Started, serverNodeFlags, startServer } from './shared/processes.js';
+import type { Scenario } from './shared/scenarios.js';
 
 export interface BenchSettings extends LoadSettings {
   /** Rows of the large preset and of the busy key's usage, for the flat cost. */

@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestsOf, type Scenario } from '../../bench/load-driver.js';
 import { SOURCE_SCRIPTS } from '../../bench/shared/hostile.js';
 import { NO_OP_PATCH_BODY, writingPatchBody } from '../../bench/shared/patch-bodies.js';
 import { runToEnd, type Started, startServer, stopServer } from '../../bench/shared/processes.js';
+import { requestsOf, type Scenario } from '../../bench/shared/scenarios.js';
 
 const REQUESTS = 400;
 let subject: Started;
