@@ -100,9 +100,16 @@ beforeAll(() => {
   }
   symlinkSync(join(projectRoot, 'node_modules'), inCopy('node_modules'));
   // 1. The spec: the operation under the path of the destination it reads.
-  edit('openapi.yaml', (text) =>
-    text.replace('  /observability/destinations/{id}:\n', `  /observability/destinations/{id}:\n${NEW_OPERATION}`),
-  );
+  edit('openapi.yaml', (text) => {
+    if (text.includes(`operationId: ${OPERATION_ID}\n`))
+      throw new Error(
+        `openapi.yaml has ${OPERATION_ID} already, the operation this test adds to a copy: give the test one the contract lacks (test/contract/add-an-operation.test.ts)`,
+      );
+    return text.replace(
+      '  /observability/destinations/{id}:\n',
+      `  /observability/destinations/{id}:\n${NEW_OPERATION}`,
+    );
+  });
   // 2. npm run generate.
   const generated = run([
     'node_modules/openapi-typescript/bin/cli.js',
